@@ -1,0 +1,21 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+	{ ignores: ['node_modules/**', 'data/**', 'demo-output/**'] },
+	js.configs.recommended,
+	...tseslint.configs.recommended,
+	{
+		languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly' } },
+		rules: {
+			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+			// discord.js 14.17+ deprecates these options; flags and withResponse replace them (PITFALLS 3).
+			'no-restricted-syntax': [
+				'error',
+				{ selector: "Property[key.name='ephemeral']", message: 'Use flags: MessageFlags.Ephemeral.' },
+				{ selector: "Property[key.name='fetchReply']", message: 'Use withResponse: true.' },
+				{ selector: "CallExpression[callee.name='setGlobalDispatcher']", message: 'Pass a dispatcher explicitly.' },
+			],
+		},
+	},
+);

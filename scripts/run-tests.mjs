@@ -1,0 +1,20 @@
+// Node 20's test runner takes no globs, so the test files are listed here.
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+function findTests(dir) {
+	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+		const path = join(dir, entry.name);
+		if (entry.isDirectory()) return findTests(path);
+		return entry.name.endsWith('.test.ts') ? [path] : [];
+	});
+}
+
+const files = process.argv.length > 2 ? process.argv.slice(2) : findTests('test').sort();
+const result = spawnSync(
+	process.execPath,
+	['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
+	{ stdio: 'inherit' },
+);
+process.exit(result.status ?? 1);

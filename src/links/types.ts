@@ -1,0 +1,32 @@
+/** What a link tells about itself; never the key. */
+export interface LinkInfo {
+	/** `meta.user` at link time, or null when the endpoint could not verify the key yet. */
+	accountName: string | null;
+	/** Epoch ms. */
+	linkedAt: number;
+	/** False when the endpoint answered "feature unavailable" and the key was stored unverified. */
+	verified: boolean;
+	/** Discord user id of whoever linked a server key; null for user links. */
+	linkedBy: string | null;
+	/** The key's last 4 characters, for confirmations (PITFALLS 5). */
+	keyHint: string;
+}
+
+export interface LinkedKey {
+	apiKey: string;
+	info: LinkInfo;
+}
+
+export interface LinkStore {
+	/** Validates, verifies with one stats call, encrypts and stores. Throws InvalidKeyError, KeyRejectedError, … */
+	linkUser(userId: string, rawKey: string): Promise<LinkInfo>;
+	/** null when nothing is linked. Throws RelinkNeededError when the record cannot be decrypted. */
+	getUserKey(userId: string): Promise<LinkedKey | null>;
+	getUserLink(userId: string): Promise<LinkInfo | null>;
+	/** True when a link existed. */
+	removeUserLink(userId: string): Promise<boolean>;
+	linkServer(guildId: string, rawKey: string, linkedBy: string): Promise<LinkInfo>;
+	getServerKey(guildId: string): Promise<LinkedKey | null>;
+	getServerLink(guildId: string): Promise<LinkInfo | null>;
+	removeServerLink(guildId: string): Promise<boolean>;
+}
