@@ -1,0 +1,97 @@
+import type Keyv from 'keyv';
+import { SnapshotCache, STALE_WINDOW_MS } from './cache.js';
+import { UpstreamUnreachableError } from './errors.js';
+import { createStatsAgent, DEFAULT_USER_AGENT, getStats } from './http.js';
+import type { StatsResult, StatsSnapshot } from './snapshot.js';
+
+export interface StatsClientOptions {
+	/** `{base_url}` without the `/api/v1/stats` path. */
+	baseUrl: string;
+	/** Budget for one fetch, retry included. */
+	timeoutMs: number;
+	/** How long a snapshot is reused; 0 disables reuse (the stale fallback still applies). */
+	cacheTtlSeconds: number;
+	/** Keyv namespaced for the cache, on the same backend as the links. */
+	cache: Keyv;
+	/** LINK_SECRET; the cache derives its own HMAC key from it. */
+	cacheSecret: Buffer;
+	userAgent?: string;
+	/** Epoch ms; injectable so tests can move time. */
+	now?: () => number;
+	/** Called once per HTTP attempt (retries included). */
+	onUpstreamRequest?: () => void;
+}
+
+export interface StatsClient {
+	/** Cache, then one shared upstream call per key; a snapshot up to an hour old stands in when unreachable. */
+	fetchSnapshot(apiKey: string): Promise<StatsResult>;
+	/** Always one upstream call, no stale fallback; the result refreshes the cache. */
+	verifyKey(apiKey: string): Promise<StatsSnapshot>;
+	/** HTTP attempts made so far (retries included). */
+	readonly upstreamRequests: number;
+	/** Closes the connection pool. */
+	close(): Promise<void>;
+}
+
+export function createStatsClient(options: StatsClientOptions): StatsClient {
+	const now = options.now ?? Date.now;
+	const baseUrl = options.baseUrl.replace(/\/+$/, '');
+	const agent = createStatsAgent(options.timeoutMs);
+	const cache = new SnapshotCache(options.cache, options.cacheSecret);
+	const ttlMs = options.cacheTtlSeconds * 1000;
+	const inFlight = new Map<string, Promise<StatsResult>>();
+	let upstreamRequests = 0;
+
+	const fetchUpstream = async (apiKey: string): Promise<StatsSnapshot> =>
+		getStats(apiKey, {
+			dispatcher: agent,
+			baseUrl,
+			timeoutMs: options.timeoutMs,
+			userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
+			now,
+			onAttempt: () => {
+				upstreamRequests += 1;
+				options.onUpstreamRequest?.();
+			},
+		});
+
+	const fetchAndStore = async (apiKey: string, cacheKey: string): Promise<StatsSnapshot> => {
+		const snapshot = await fetchUpstream(apiKey);
+		await cache.write(cacheKey, { snapshot, fetchedAt: now() });
+		return snapshot;
+	};
+
+	const resolve = async (apiKey: string, cacheKey: string): Promise<StatsResult> => {
+		const cached = await cache.read(cacheKey);
+		if (cached && ttlMs > 0 && now() - cached.fetchedAt < ttlMs) return { ...cached, isStale: false };
+		try {
+			const snapshot = await fetchUpstream(apiKey);
+			const fetchedAt = now();
+			await cache.write(cacheKey, { snapshot, fetchedAt });
+			return { snapshot, fetchedAt, isStale: false };
+		} catch (error) {
+			// Only an unreachable endpoint is bridged: a rejected key must not keep showing old figures.
+			if (!(error instanceof UpstreamUnreachableError)) throw error;
+			const fallback = (await cache.read(cacheKey)) ?? cached;
+			if (fallback && now() - fallback.fetchedAt <= STALE_WINDOW_MS) return { ...fallback, isStale: true };
+			throw error;
+		}
+	};
+
+	return {
+		fetchSnapshot(apiKey) {
+			const cacheKey = cache.keyFor(apiKey);
+			const pending = inFlight.get(cacheKey);
+			if (pending) return pending;
+			// Registered before the first await, so callers arriving together share the cache read too.
+			const flight = resolve(apiKey, cacheKey).finally(() => inFlight.delete(cacheKey));
+			inFlight.set(cacheKey, flight);
+			return flight;
+		},
+		verifyKey: async (apiKey) => fetchAndStore(apiKey, cache.keyFor(apiKey)),
+		get upstreamRequests() {
+			return upstreamRequests;
+		},
+		close: async () => agent.close(),
+	};
+}
