@@ -1,0 +1,57 @@
+import {
+	Client,
+	GatewayIntentBits,
+	Options,
+	type CacheWithLimitsOptions,
+	type GuildMember,
+	type User,
+} from 'discord.js';
+
+/**
+ * A client for an interaction-only bot: the Guilds intent and no caches it does not read.
+ * Interactions carry everything the handlers use (ids, member permissions, locale), so users,
+ * members, messages, channels and roles are never needed from the cache. Channels and roles are
+ * the bulk of GUILD_CREATE; discord.js documents limiting them as unsupported because cached
+ * lookups like `guild.channels` go empty, which this bot never reads (DISCORD-NOTES memory table).
+ */
+export function createDiscordClient(options: { apiUrl: string }): Client {
+	return new Client({
+		intents: [GatewayIntentBits.Guilds],
+		rest: { api: options.apiUrl },
+		allowedMentions: { parse: [] },
+		makeCache: Options.cacheWithLimits(CACHE_LIMITS),
+		sweepers: Options.DefaultSweeperSettings,
+	});
+}
+
+// Typed loosely on purpose: discord.js leaves the channel and role managers out of its option type.
+const CACHE_LIMITS = {
+	ApplicationCommandManager: 0,
+	ApplicationEmojiManager: 0,
+	AutoModerationRuleManager: 0,
+	BaseGuildEmojiManager: 0,
+	ChannelManager: 0,
+	DMMessageManager: 0,
+	EntitlementManager: 0,
+	GuildBanManager: 0,
+	GuildChannelManager: 0,
+	GuildEmojiManager: 0,
+	GuildForumThreadManager: 0,
+	GuildInviteManager: 0,
+	GuildMemberManager: { maxSize: 0, keepOverLimit: (member: GuildMember) => member.id === member.client.user.id },
+	GuildMessageManager: 0,
+	GuildScheduledEventManager: 0,
+	GuildStickerManager: 0,
+	GuildTextThreadManager: 0,
+	MessageManager: 0,
+	PermissionOverwriteManager: 0,
+	PresenceManager: 0,
+	ReactionManager: 0,
+	ReactionUserManager: 0,
+	RoleManager: 0,
+	StageInstanceManager: 0,
+	ThreadManager: 0,
+	ThreadMemberManager: 0,
+	UserManager: { maxSize: 0, keepOverLimit: (user: User) => user.id === user.client.user.id },
+	VoiceStateManager: 0,
+} as CacheWithLimitsOptions;

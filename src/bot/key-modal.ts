@@ -1,0 +1,38 @@
+import {
+	ActionRowBuilder,
+	ModalBuilder,
+	TextInputBuilder,
+	TextInputStyle,
+	type ModalSubmitInteraction,
+} from 'discord.js';
+import { UserFacingError } from './user-facing-error.js';
+
+const KEY_FIELD_ID = 'api-key';
+/** Discord's own cap for a text input; the link store applies the real key rules after the submit. */
+const MAX_FIELD_LENGTH = 4000;
+const MIN_FIELD_LENGTH = 16;
+
+/** The modal that collects an API key: a key is never a slash-command option, which clients show and log. */
+export function keyModal(customId: string, title: string): ModalBuilder {
+	const input = new TextInputBuilder()
+		.setCustomId(KEY_FIELD_ID)
+		.setLabel('API key')
+		.setPlaceholder('Paste the API key from your advertising dashboard')
+		.setStyle(TextInputStyle.Short)
+		.setMinLength(MIN_FIELD_LENGTH)
+		.setMaxLength(MAX_FIELD_LENGTH)
+		.setRequired(true);
+	return new ModalBuilder()
+		.setCustomId(customId)
+		.setTitle(title)
+		.addComponents(new ActionRowBuilder<TextInputBuilder>().addComponents(input));
+}
+
+/** The pasted key as submitted (validation belongs to the link store). */
+export function readKeyField(interaction: ModalSubmitInteraction): string {
+	try {
+		return interaction.fields.getTextInputValue(KEY_FIELD_ID);
+	} catch {
+		throw new UserFacingError('That form arrived without a key. Run the command again and paste your key.');
+	}
+}

@@ -1,0 +1,51 @@
+import { RelinkNeededError } from '../links/errors.js';
+import { KeyRejectedError } from '../stats-api/errors.js';
+import type { StatsResult } from '../stats-api/snapshot.js';
+import type { BotContext } from './context.js';
+import { MESSAGES } from './error-replies.js';
+import { UserFacingError } from './user-facing-error.js';
+
+export type StatsScope = 'me' | 'server';
+
+export interface StatsTarget {
+	scope: StatsScope;
+	userId: string;
+	guildId: string | null;
+}
+
+/**
+ * Fetches the statistics of the chosen link. `me` uses the member's own link only (never the
+ * server's as a silent fallback, so nobody mistakes the server's figures for their own).
+ */
+export async function fetchStatsFor(ctx: BotContext, target: StatsTarget): Promise<StatsResult> {
+	const apiKey = target.scope === 'me' ? await userKey(ctx, target) : await serverKey(ctx, target);
+	return ctx.stats.fetchSnapshot(apiKey).catch((error: unknown) => {
+		if (error instanceof KeyRejectedError && target.scope === 'server') {
+			throw new UserFacingError(MESSAGES.serverKeyRejected);
+		}
+		throw error;
+	});
+}
+
+async function userKey(ctx: BotContext, target: StatsTarget): Promise<string> {
+	const linked = await ctx.links.getUserKey(target.userId);
+	if (linked) return linked.apiKey;
+	const serverHasKey = target.guildId !== null && (await ctx.links.getServerLink(target.guildId)) !== null;
+	throw new UserFacingError(
+		'You have not linked an API key yet. Run `/link` and paste the key from your advertising dashboard.' +
+			(serverHasKey ? "\nThis server has a key of its own: `/stats scope:server` shows the server's account." : ''),
+	);
+}
+
+async function serverKey(ctx: BotContext, target: StatsTarget): Promise<string> {
+	if (target.guildId === null) throw new UserFacingError('`scope:server` works inside a server, not in DMs.');
+	const linked = await ctx.links.getServerKey(target.guildId).catch((error: unknown) => {
+		if (error instanceof RelinkNeededError) throw new UserFacingError(MESSAGES.serverRelinkNeeded);
+		throw error;
+	});
+	if (linked) return linked.apiKey;
+	throw new UserFacingError(
+		'This server has no API key linked yet. A server admin can link one with `/server-key set`; ' +
+			'`/link` links your own.',
+	);
+}

@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { Events, type Client } from 'discord.js';
+import type { DestinationStream } from 'pino';
+import { commandModules } from '../../commands/index.js';
+import type { Config } from '../config.js';
+import { createLinkStore, openStores } from '../links/index.js';
+import { createChartRenderer } from '../render/chart.js';
+import { createStatsClient, FeatureUnavailableError } from '../stats-api/index.js';
+import { createDiscordClient } from './client.js';
+import type { BotContext } from './context.js';
+import { Cooldowns } from './cooldowns.js';
+import { createLogger } from './logger.js';
+import { createRouter, type InteractionRouter } from './router.js';
+
+const VERSION = (
+	JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+export const USER_AGENT = `adstats-discord-bot/${VERSION} (+https://github.com/adstats/discord-bot)`;
+/** Replies in flight get this long to finish on shutdown; Discord's 3 s window is long gone after it. */
+const DRAIN_TIMEOUT_MS = 10_000;
+
+export interface RunningBot {
+	client: Client;
+	ctx: BotContext;
+	router: InteractionRouter;
+	/** Stops taking interactions, finishes replies in flight, closes Discord and the store. */
+	stop(): Promise<void>;
+}
+
+/** Builds the context, logs in and resolves once the client is ready. */
+export async function startBot(
+	config: Config,
+	options: { logDestination?: DestinationStream } = {},
+): Promise<RunningBot> {
+	const log = createLogger(config.logLevel, options.logDestination);
+	const stores = await openStores(config.storeUrl);
+	const stats = createStatsClient({
+		baseUrl: config.statsApiBaseUrl,
+		timeoutMs: config.statsApiTimeoutMs,
+		cacheTtlSeconds: config.statsCacheTtlSeconds,
+		cache: stores.cache,
+		cacheSecret: config.linkSecret,
+		userAgent: USER_AGENT,
+	});
+	const links = createLinkStore({
+		keyv: stores.links,
+		secret: config.linkSecret,
+		previousSecret: config.linkSecretPrevious,
+		verifyKey: async (apiKey) => {
+			try {
+				const snapshot = await stats.verifyKey(apiKey);
+				return { accountName: snapshot.meta.user, verified: true };
+			} catch (error) {
+				if (error instanceof FeatureUnavailableError) return { accountName: null, verified: false };
+				throw error;
+			}
+		},
+	});
+	const ctx: BotContext = {
+		config,
+		links,
+		stats,
+		renderer: createChartRenderer(config.chartRenderer, { quickchartUrl: config.quickchartUrl }),
+		cooldowns: new Cooldowns(config.statsCooldownSeconds),
+		log,
+	};
+	const router = createRouter(commandModules, ctx);
+	const client = createDiscordClient({ apiUrl: config.discordApiUrl });
+	client.on(Events.InteractionCreate, (interaction) => void router.handle(interaction));
+	client.on(Events.Error, (error) => log.error({ err: error }, 'discord client error'));
+	client.on(Events.ShardDisconnect, (event, shardId) =>
+		log.warn({ code: event.code, shardId }, 'gateway disconnected'),
+	);
+	client.on(Events.ShardResume, (shardId) => log.info({ shardId }, 'gateway resumed'));
+
+	const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+	try {
+		await client.login(config.discordToken);
+		await ready;
+	} catch (error) {
+		await client.destroy();
+		await stats.close();
+		await stores.close();
+		throw error;
+	}
+	log.info({ guilds: client.guilds.cache.size, user: client.user?.tag }, 'bot ready');
+
+	let stopping: Promise<void> | null = null;
+	const stop = () => {
+		stopping ??= (async () => {
+			log.info({ inFlight: router.inFlight }, 'shutting down: finishing replies in flight');
+			await router.drain(DRAIN_TIMEOUT_MS);
+			await client.destroy();
+			await stats.close();
+			await stores.close();
+			log.info('stopped');
+		})();
+		return stopping;
+	};
+	return { client, ctx, router, stop };
+}
