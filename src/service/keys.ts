@@ -1,0 +1,28 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** Keys longer than this are refused before hashing, so a huge header costs nothing to reject. */
+export const MAX_KEY_LENGTH = 200;
+
+const KEY_PREFIX = 'ask_';
+const KEY_BODY_LENGTH = 40;
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** A new API key: `ask_` + 40 base62 characters (about 238 bits of entropy). */
+export function generateApiKey(): string {
+	let body = '';
+	while (body.length < KEY_BODY_LENGTH) {
+		for (const byte of randomBytes(64)) {
+			// 248 = 4 * 62: dropping larger bytes keeps every character equally likely.
+			if (byte < 248 && body.length < KEY_BODY_LENGTH) body += BASE62[byte % 62];
+		}
+	}
+	return KEY_PREFIX + body;
+}
+
+/**
+ * SHA-256 of the key. Only this is stored: a key has far too much entropy to be guessed from its
+ * hash, so a leaked database reveals no key, and a fast hash keeps the request path cheap.
+ */
+export function hashApiKey(apiKey: string): Buffer {
+	return createHash('sha256').update(apiKey, 'utf8').digest();
+}

@@ -1,0 +1,48 @@
+import type Database from 'better-sqlite3';
+
+const SCHEMA_VERSION = 1;
+
+// Totals live on the account row so all_time needs no scan. daily_rollups is WITHOUT ROWID with
+// primary key (account_id, day): the table is its own covering index, so a stats request reads
+// at most 30 adjacent rows however many events the account has.
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS accounts (
+	id INTEGER PRIMARY KEY,
+	name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+	key_hash BLOB NOT NULL UNIQUE,
+	created_at INTEGER NOT NULL,
+	revoked_at INTEGER,
+	sends_ok INTEGER NOT NULL DEFAULT 0,
+	sends_failed INTEGER NOT NULL DEFAULT 0,
+	joins INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS events (
+	id INTEGER PRIMARY KEY,
+	account_id INTEGER NOT NULL REFERENCES accounts (id),
+	kind INTEGER NOT NULL CHECK (kind IN (0, 1, 2)),
+	at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_by_account_time ON events (account_id, at);
+CREATE TABLE IF NOT EXISTS daily_rollups (
+	account_id INTEGER NOT NULL REFERENCES accounts (id),
+	day INTEGER NOT NULL,
+	sends_ok INTEGER NOT NULL DEFAULT 0,
+	sends_failed INTEGER NOT NULL DEFAULT 0,
+	joins INTEGER NOT NULL DEFAULT 0,
+	PRIMARY KEY (account_id, day)
+) WITHOUT ROWID;
+`;
+
+/** Sets the connection up (WAL, busy timeout) and creates the tables; refuses a file from a newer schema. */
+export function prepareDatabase(db: Database.Database): void {
+	db.pragma('journal_mode = WAL');
+	db.pragma('synchronous = NORMAL');
+	db.pragma('busy_timeout = 5000');
+	db.pragma('foreign_keys = ON');
+	const version = db.pragma('user_version', { simple: true }) as number;
+	if (version > SCHEMA_VERSION) {
+		throw new Error(`the database uses schema version ${version}; this build knows up to ${SCHEMA_VERSION}`);
+	}
+	db.exec(SCHEMA);
+	db.pragma(`user_version = ${SCHEMA_VERSION}`);
+}
