@@ -112,7 +112,7 @@ describe('stats service contract', () => {
 		assert.equal(response.headers['cache-control'], 'no-store');
 		const parsed: unknown = JSON.parse(response.body);
 		assert.ok(validateStats(parsed), JSON.stringify(validateStats.errors));
-		const body = parsed as StatsBody;
+		const body = JSON.parse(response.body) as StatsBody;
 		assert.equal(body.data.meta.user, 'acme-ads');
 		assert.deepEqual([body.data.sends.all_time, body.data.sends.failed_all_time, body.data.joins.all_time], [1, 1, 1]);
 	});
