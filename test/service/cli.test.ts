@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { openStatsStore } from '../../src/service/index.js';
+import { makeTempDir, runCli, sendRequest, startCliServer, waitForExit } from './support.js';
+
+const KEY = /ask_[0-9A-Za-z]{40}/;
+
+describe('service command line', () => {
+	const temp = makeTempDir('stats-cli');
+	after(() => temp.cleanup());
+	const db = join(temp.dir, 'nested', 'service.sqlite');
+
+	test('account create prints a new key once and creates the parent directory of --db', async () => {
+		const result = await runCli(['account', 'create', 'acme-ads', '--db', db]);
+		assert.equal(result.code, 0, result.stderr);
+		const key = KEY.exec(result.stdout)?.[0];
+		assert.ok(key);
+		const store = openStatsStore(db);
+		try {
+			assert.equal(store.authenticate(key)?.name, 'acme-ads');
+		} finally {
+			store.close();
+		}
+	});
+
+	test('the database files never hold a key in clear', async () => {
+		const result = await runCli(['account', 'create', 'secretive', '--db', db]);
+		const key = KEY.exec(result.stdout)?.[0] ?? '';
+		const dir = join(temp.dir, 'nested');
+		for (const file of readdirSync(dir)) {
+			assert.ok(!readFileSync(join(dir, file)).includes(key), `${file} holds the key`);
+		}
+	});
+
+	test('account create refuses a name that exists or is invalid', async () => {
+		const duplicate = await runCli(['account', 'create', 'ACME-ads', '--db', db]);
+		assert.equal(duplicate.code, 1);
+		assert.match(duplicate.stderr, /already exists/);
+		const invalid = await runCli(['account', 'create', 'bad\nname', '--db', db]);
+		assert.equal(invalid.code, 1);
+		assert.doesNotMatch(invalid.stdout + invalid.stderr, KEY);
+	});
+
+	test('account list shows names, creation time and revocation, never keys', async () => {
+		const result = await runCli(['account', 'list', '--db', db]);
+		assert.equal(result.code, 0);
+		assert.match(result.stdout, /^acme-ads\t\d{4}-\d\d-\d\dT[\d:.]+Z\tno$/m);
+		assert.doesNotMatch(result.stdout, /ask_/);
+	});
+
+	test('account revoke marks the account revoked; a second revoke or an unknown name fails', async () => {
+		assert.equal((await runCli(['account', 'revoke', 'acme-ads', '--db', db])).code, 0);
+		assert.match((await runCli(['account', 'list', '--db', db])).stdout, /^acme-ads\t\S+\tyes$/m);
+		assert.equal((await runCli(['account', 'revoke', 'acme-ads', '--db', db])).code, 1);
+		assert.equal((await runCli(['account', 'revoke', 'nobody', '--db', db])).code, 1);
+	});
+
+	test('demo creates, then replaces, an account with 120 days of activity and a working key', async () => {
+		const first = await runCli(['demo', '--db', db]);
+		const second = await runCli(['demo', '--db', db]);
+		assert.equal(second.code, 0, second.stderr);
+		const [firstKey, secondKey] = [KEY.exec(first.stdout)?.[0] ?? '', KEY.exec(second.stdout)?.[0] ?? ''];
+		const store = openStatsStore(db);
+		try {
+			assert.equal(store.authenticate(firstKey), null);
+			const account = store.authenticate(secondKey);
+			assert.equal(account?.name, 'demo');
+			const stats = store.computeStats('demo', new Date()).data;
+			const failedShare = stats.sends.failed_all_time / (stats.sends.all_time + stats.sends.failed_all_time);
+			assert.ok(failedShare > 0.03 && failedShare < 0.08, `failed share ${failedShare}`);
+			assert.ok(stats.joins.all_time > 0 && stats.joins.all_time < stats.sends.all_time);
+			assert.ok(stats.sends.daily_breakdown.slice(0, -1).every((day) => day.sends > 0));
+			const days = store.db.prepare('SELECT COUNT(*) AS n FROM daily_rollups').get() as { n: number };
+			assert.equal(days.n, 120);
+		} finally {
+			store.close();
+		}
+	});
+
+	for (const args of [
+		[],
+		['bogus'],
+		['account'],
+		['account', 'create'],
+		['account', 'list', '--verbose'],
+		['serve', '--port', 'x'],
+		['serve', '--rate-limit', '-1'],
+		['events', 'import', 'f.ndjson'],
+	]) {
+		test(`"${args.join(' ')}" prints the usage and exits with 2`, async () => {
+			const result = await runCli([...args, '--db', db]);
+			assert.equal(result.code, 2);
+			assert.match(result.stderr, /Usage: npm run service/);
+		});
+	}
+
+	test('serve prints its URL, answers stats requests and exits 0 on SIGTERM', async () => {
+		const created = await runCli(['account', 'create', 'served', '--db', db]);
+		const key = KEY.exec(created.stdout)?.[0] ?? '';
+		const { child, url } = await startCliServer(['--port', '0', '--db', db, '--rate-limit', '1']);
+		try {
+			const response = await sendRequest(url, { headers: { Authorization: `Bearer ${key}` } });
+			assert.equal(response.status, 200);
+			assert.equal(JSON.parse(response.body).data.meta.user, 'served');
+			assert.equal((await sendRequest(url, { headers: { Authorization: `Bearer ${key}` } })).status, 429);
+		} finally {
+			child.kill('SIGTERM');
+		}
+		assert.equal(await waitForExit(child), 0);
+	});
+
+	test('serve --unreleased answers 503 feature_unavailable', async () => {
+		const { child, url } = await startCliServer(['--port', '0', '--db', db, '--unreleased']);
+		try {
+			const response = await sendRequest(url, { headers: { Authorization: 'Bearer whatever' } });
+			assert.equal(response.status, 503);
+		} finally {
+			child.kill('SIGTERM');
+		}
+		await waitForExit(child);
+	});
+});
