@@ -10,9 +10,9 @@ const DAY_MS = 86_400_000;
 async function writeLines(path: string, count: number, lineAt: (i: number) => string): Promise<void> {
 	const out = createWriteStream(path);
 	for (let i = 0; i < count; i += 1) {
-		if (!out.write(`${lineAt(i)}\n`)) await new Promise((resolve) => out.once('drain', resolve));
+		if (!out.write(`${lineAt(i)}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
 	}
-	await new Promise((resolve) => out.end(resolve));
+	await new Promise<void>((resolve) => out.end(() => resolve()));
 }
 
 function countEvents(db: string): number {
@@ -50,12 +50,13 @@ describe('event import', () => {
 		assert.equal(countEvents(db), 0);
 	});
 
-	for (const [what, line] of [
+	const refusedLines: [string, string][] = [
 		['broken JSON', '{"type":"send",'],
 		['a time without a zone', '{"type":"join","at":"2026-11-20T10:00:00"}'],
 		['an unknown type', '{"type":"click","at":"2026-11-20T10:00:00Z"}'],
 		['a JSON array', '[1,2]'],
-	]) {
+	];
+	for (const [what, line] of refusedLines) {
 		test(`${what} is refused with its line number`, async () => {
 			const db = join(temp.dir, `refused-${what.replaceAll(' ', '-')}.sqlite`);
 			assert.equal((await runCli(['account', 'create', 'acme', '--db', db])).code, 0);
