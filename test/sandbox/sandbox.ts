@@ -1,0 +1,298 @@
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { appRoutes } from './app-routes.js';
+import { buildGuild, buildUser, MEMBER_PERMISSIONS } from './fixtures.js';
+import type { GuildFixture } from './fixtures.js';
+import { Gateway } from './gateway.js';
+import { InteractionHandle } from './interaction-handle.js';
+import { buildCommandOptions, buildInteractionBase, buildSyntheticComponentMessage } from './interaction-payloads.js';
+import type {
+	DispatchCommandOptions,
+	DispatchComponentOptions,
+	DispatchModalSubmitOptions,
+	InteractionContext,
+	ResolvedContext,
+} from './interaction-payloads.js';
+import { interactionRoutes } from './interaction-routes.js';
+import { preloadValidators } from './openapi-validator.js';
+import { createRequestListener } from './rest-server.js';
+import { nextSnowflake } from './snowflake.js';
+import { SandboxState } from './state.js';
+import type { Json, SandboxMessage } from './types.js';
+
+export interface SandboxOptions {
+	guildCount?: number;
+	token?: string;
+	applicationId?: string;
+	heartbeatIntervalMs?: number;
+	channelsPerGuild?: number;
+	rolesPerGuild?: number;
+	membersPerGuild?: number;
+	/** The first-callback window (Discord: 3000 ms); tests of late callbacks make it short. */
+	interactionTimeoutMs?: number;
+	/** How long webhook edits and follow-ups work (Discord: 15 min). */
+	tokenLifetimeMs?: number;
+	/** Check bodies against Discord's OpenAPI description too (default true; the limits are always checked). */
+	validateSchema?: boolean;
+	/** Compile the OpenAPI validators at start (≈0.5 s) instead of on the first checked request. */
+	preloadValidators?: boolean;
+	port?: number;
+}
+
+const DEFAULT_USER_ID = '300000000000000001';
+const DEFAULT_WAIT_MS = 10_000;
+
+/** A local stand-in for Discord's REST API and gateway, for the real discord.js client. */
+export class DiscordSandbox {
+	readonly token: string;
+	readonly applicationId: string;
+	readonly botUserId: string;
+	readonly guildIds: string[];
+	/** The user who triggers interactions unless a dispatch names another. */
+	readonly defaultUserId = DEFAULT_USER_ID;
+	private dropsAtResumeCount = 0;
+
+	constructor(
+		private readonly state: SandboxState,
+		private readonly gateway: Gateway,
+		private readonly server: ReturnType<typeof createServer>,
+		readonly apiUrl: string,
+	) {
+		this.token = state.settings.token;
+		this.applicationId = state.settings.applicationId;
+		this.botUserId = state.settings.botUser.id;
+		this.guildIds = state.guilds.map((guild) => guild.id);
+	}
+
+	/** ws://127.0.0.1:PORT/gateway, as `GET /gateway/bot` reports it. */
+	get gatewayUrl(): string {
+		return this.state.gatewayUrl;
+	}
+
+	get guilds(): readonly GuildFixture[] {
+		return this.state.guilds;
+	}
+
+	get violations() {
+		return this.state.violations;
+	}
+
+	get unknownRequests() {
+		return this.state.unknownRequests;
+	}
+
+	/** Requests refused with a Discord error code (10062, 40060, 10015, 401, …), schema violations excepted. */
+	get rejections() {
+		return this.state.rejections;
+	}
+
+	get identifyCount(): number {
+		return this.gateway.identifyCount;
+	}
+
+	get resumeCount(): number {
+		return this.gateway.resumeCount;
+	}
+
+	/** Resolves once a client has identified and READY plus every GUILD_CREATE went out. */
+	waitForIdentify(timeoutMs = DEFAULT_WAIT_MS): Promise<void> {
+		return this.gateway.waitUntil(() => this.gateway.isReady(), timeoutMs, 'IDENTIFY');
+	}
+
+	/** Resolves once the client resumed after the last `dropConnection()`. */
+	waitForResume(timeoutMs = DEFAULT_WAIT_MS): Promise<void> {
+		return this.gateway.waitUntil(() => this.gateway.resumeCount > this.dropsAtResumeCount, timeoutMs, 'RESUME');
+	}
+
+	/** Closes the gateway connection; 4000 (default) makes discord.js resume, 1000 makes it identify again. */
+	dropConnection(code = 4000): void {
+		this.dropsAtResumeCount = this.gateway.resumeCount;
+		this.gateway.dropConnection(code);
+	}
+
+	/** Sends a slash command (or, with `autocomplete`, an autocomplete request) as INTERACTION_CREATE. */
+	dispatchCommand(options: DispatchCommandOptions): InteractionHandle {
+		const ctx = this.resolve(options);
+		const registered = [
+			...(ctx.guildId ? (this.state.commands.get(ctx.guildId) ?? []) : []),
+			...(this.state.commands.get('global') ?? []),
+		].find((command) => command.name === options.name);
+		const data: Json = {
+			id: registered?.id ?? nextSnowflake(),
+			name: options.name,
+			type: 1,
+			options: buildCommandOptions(options),
+		};
+		if (registered?.guild_id) data.guild_id = registered.guild_id;
+		return this.dispatch(options.autocomplete ? 4 : 2, data, ctx);
+	}
+
+	/** Sends a modal submit whose text inputs hold `fields` (custom id → value). */
+	dispatchModalSubmit(options: DispatchModalSubmitOptions): InteractionHandle {
+		const components = Object.entries(options.fields).map(([customId, value], i) => ({
+			type: 1,
+			id: i * 2 + 1,
+			components: [{ type: 4, id: i * 2 + 2, custom_id: customId, value }],
+		}));
+		const extra: Json = options.message ? { message: options.message } : {};
+		return this.dispatch(5, { custom_id: options.customId, components }, this.resolve(options), extra);
+	}
+
+	/** Sends a button press (or a select, with `componentType` and `values`) on a stored or synthetic message. */
+	dispatchButton(options: DispatchComponentOptions): InteractionHandle {
+		const ctx = this.resolve(options);
+		const componentType = options.componentType ?? 2;
+		let stored = options.messageId ? this.state.messages.byId.get(options.messageId) : undefined;
+		if (stored) ctx.channelId = stored.channelId;
+		let message: Json;
+		if (stored) message = this.state.toApiMessage(stored);
+		else {
+			const synthetic = buildSyntheticComponentMessage(
+				options.messageId ?? nextSnowflake(),
+				ctx.channelId,
+				this.state.settings.botUser,
+				options.customId,
+				componentType,
+			);
+			stored = this.state.messages.create(
+				{ channelId: ctx.channelId, guildId: ctx.guildId, interactionId: null, isEphemeral: false },
+				false,
+				false,
+			);
+			stored.components = synthetic.components as Json[];
+			message = { ...synthetic, id: stored.id };
+		}
+		const data: Json = { custom_id: options.customId, component_type: componentType };
+		if (componentType !== 2) data.values = options.values ?? [];
+		const handle = this.dispatch(3, data, ctx, { message });
+		handle.componentMessage = stored;
+		return handle;
+	}
+
+	/** Commands registered by PUT/POST: global ones, or a guild's when `guildId` is given. */
+	registeredCommands(guildId?: string): Json[] {
+		return this.state.commands.get(guildId ?? 'global') ?? [];
+	}
+
+	/** Public messages posted in a channel (non-ephemeral replies, follow-ups, channel.send), as they stand now. */
+	channelMessages(channelId: string): SandboxMessage[] {
+		return this.state.messages.byChannel.get(channelId) ?? [];
+	}
+
+	/** Bytes served for an attachment URL the sandbox handed out, or undefined. */
+	attachmentBytes(url: string): Buffer | undefined {
+		const id = new URL(url).pathname.split('/')[3] ?? '';
+		return this.state.messages.files.get(id)?.bytes;
+	}
+
+	/** Throws listing every violation and unknown route the bot produced (so a test fails on a gap, too). */
+	assertNoViolations(): void {
+		const lines = [
+			...this.state.violations.map(
+				(v) =>
+					`${v.method} ${v.path}: ${v.problems.map((p) => `${p.path || '(body)'} ${p.code} ${p.message}`).join('; ')}`,
+			),
+			...this.state.unknownRequests.map((u) => `${u.method} ${u.path}: route unknown to the sandbox (404)`),
+		];
+		if (lines.length > 0) throw new Error(`Discord sandbox saw ${lines.length} problem(s):\n${lines.join('\n')}`);
+	}
+
+	/** Forgets recorded violations, unknown requests and rejections (after a test that provoked them on purpose). */
+	clearRecords(): void {
+		this.state.violations.length = 0;
+		this.state.unknownRequests.length = 0;
+		this.state.rejections.length = 0;
+	}
+
+	async close(): Promise<void> {
+		this.gateway.close();
+		this.server.closeAllConnections();
+		await new Promise<void>((resolve) => this.server.close(() => resolve()));
+	}
+
+	private resolve(options: InteractionContext): ResolvedContext {
+		const guildId = options.guildId === undefined ? (this.guildIds[0] ?? null) : options.guildId;
+		const guild = guildId ? this.state.guilds.find((item) => item.id === guildId) : undefined;
+		const userId = options.userId ?? DEFAULT_USER_ID;
+		return {
+			guildId,
+			channelId: options.channelId ?? guild?.defaultChannelId ?? `4${userId.slice(1)}`,
+			user: buildUser(userId, `user${userId.slice(-4)}`),
+			permissions: options.permissions === undefined ? MEMBER_PERMISSIONS : String(options.permissions),
+			locale: options.locale ?? 'en-US',
+			guildLocale: options.guildLocale ?? 'en-US',
+		};
+	}
+
+	private dispatch(type: number, data: Json, ctx: ResolvedContext, extra: Json = {}): InteractionHandle {
+		const id = nextSnowflake();
+		const token = `aW50ZXJhY3Rpb246${id}_${randomBytes(24).toString('base64url')}`;
+		const payload = {
+			...buildInteractionBase(id, token, this.applicationId, ctx, this.state.settings.attachmentSizeLimit),
+			type,
+			data,
+			...extra,
+		};
+		const handle = new InteractionHandle(
+			id,
+			token,
+			type,
+			ctx.channelId,
+			ctx.guildId,
+			ctx.user.id,
+			performance.now(),
+			payload,
+		);
+		this.state.interactions.set(token, handle);
+		this.gateway.dispatch('INTERACTION_CREATE', payload, ctx.guildId);
+		return handle;
+	}
+}
+
+/** Starts REST and gateway on 127.0.0.1 (a free port unless `port` is given). */
+export async function startDiscordSandbox(options: SandboxOptions = {}): Promise<DiscordSandbox> {
+	const token = options.token ?? `sandbox.${randomBytes(18).toString('base64url')}`;
+	const applicationId = options.applicationId ?? nextSnowflake();
+	const botUser = buildUser(applicationId, 'Sandbox Bot', true);
+	const shape = {
+		channelsPerGuild: options.channelsPerGuild ?? 20,
+		rolesPerGuild: options.rolesPerGuild ?? 16,
+		membersPerGuild: options.membersPerGuild ?? 5,
+	};
+	const guilds = Array.from({ length: options.guildCount ?? 1 }, (_, i) => buildGuild(i, botUser, shape));
+	const state = new SandboxState(
+		{
+			token,
+			applicationId,
+			botUser,
+			interactionTimeoutMs: options.interactionTimeoutMs ?? 3000,
+			tokenLifetimeMs: options.tokenLifetimeMs ?? 15 * 60_000,
+			attachmentSizeLimit: 10 * 1024 * 1024,
+			validateSchema: options.validateSchema ?? true,
+		},
+		guilds,
+	);
+	if (options.preloadValidators && state.settings.validateSchema) preloadValidators();
+	const gateway = new Gateway({
+		token,
+		heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41250,
+		botUser,
+		applicationId,
+		guilds,
+		url: () => state.gatewayUrl,
+	});
+	const server = createServer(createRequestListener(state, [...interactionRoutes, ...appRoutes]));
+	server.on('upgrade', (request, socket, head: Buffer) => {
+		if ((request.url ?? '').startsWith('/gateway')) gateway.handleUpgrade(request, socket, head);
+		else socket.destroy();
+	});
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+	});
+	const { port } = server.address() as AddressInfo;
+	state.gatewayUrl = `ws://127.0.0.1:${port}/gateway`;
+	state.messages.setBaseUrl(`http://127.0.0.1:${port}`);
+	return new DiscordSandbox(state, gateway, server, `http://127.0.0.1:${port}/api`);
+}

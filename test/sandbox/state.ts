@@ -1,0 +1,84 @@
+import type { ApiUser, GuildFixture } from './fixtures.js';
+import type { InteractionHandle } from './interaction-handle.js';
+import { MessageStore } from './messages.js';
+import type { Problem } from './problems.js';
+import type { Json, SandboxMessage, SandboxRejection, SandboxViolation, UnknownRequest } from './types.js';
+
+export interface SandboxSettings {
+	token: string;
+	applicationId: string;
+	botUser: ApiUser;
+	/** How long the bot has for the first callback (Discord: 3 s). */
+	interactionTimeoutMs: number;
+	/** How long the interaction token works for webhooks (Discord: 15 min). */
+	tokenLifetimeMs: number;
+	attachmentSizeLimit: number;
+	/** Validate bodies against Discord's OpenAPI description (the limits are always checked). */
+	validateSchema: boolean;
+}
+
+export interface StoredCommand extends Json {
+	id: string;
+	name: string;
+}
+
+/** Everything the REST side and the test-facing API share. */
+export class SandboxState {
+	readonly messages = new MessageStore();
+	readonly interactions = new Map<string, InteractionHandle>();
+	readonly commands = new Map<string, StoredCommand[]>();
+	readonly channelGuild = new Map<string, string>();
+	readonly violations: SandboxViolation[] = [];
+	readonly unknownRequests: UnknownRequest[] = [];
+	readonly rejections: SandboxRejection[] = [];
+	readonly startedAt = performance.now();
+	/** ws://127.0.0.1:PORT/gateway, set once the server listens. */
+	gatewayUrl = '';
+
+	constructor(
+		readonly settings: SandboxSettings,
+		readonly guilds: GuildFixture[],
+	) {
+		for (const guild of guilds) for (const channelId of guild.channelIds) this.channelGuild.set(channelId, guild.id);
+	}
+
+	now(): number {
+		return performance.now() - this.startedAt;
+	}
+
+	recordViolation(method: string, path: string, problems: Problem[], body: unknown): void {
+		this.violations.push({
+			method,
+			path,
+			problems: problems.map((p) => ({ path: p.path.join('.'), code: p.code, message: p.message, source: p.source })),
+			body,
+			at: this.now(),
+		});
+	}
+
+	/** A message object as Discord's API returns it. */
+	toApiMessage(message: SandboxMessage): Json {
+		const api: Json = {
+			id: message.id,
+			type: message.interactionId ? 20 : 0,
+			channel_id: message.channelId,
+			author: this.settings.botUser,
+			content: message.content,
+			embeds: message.embeds,
+			components: message.components,
+			attachments: message.attachments,
+			mentions: [],
+			mention_roles: [],
+			mention_everyone: false,
+			pinned: false,
+			tts: false,
+			timestamp: new Date(message.createdAt).toISOString(),
+			edited_timestamp: message.editedAt === null ? null : new Date(message.editedAt).toISOString(),
+			flags: message.flags,
+			application_id: this.settings.applicationId,
+		};
+		if (message.interactionId) api.webhook_id = this.settings.applicationId;
+		if (message.guildId) api.guild_id = message.guildId;
+		return api;
+	}
+}
