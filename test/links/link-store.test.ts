@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createLinkStore } from '../../src/links/link-store.js';
+import { InvalidKeyError, RelinkNeededError } from '../../src/links/errors.js';
+import { FeatureUnavailableError, KeyRejectedError } from '../../src/stats-api/errors.js';
+import { postgresBackend, redisBackend, sqliteBackend } from './backends.js';
+import type { Backend, OpenedBackend } from './backends.js';
+
+const SECRET_A = Buffer.alloc(32, 0xa1);
+const SECRET_B = Buffer.alloc(32, 0xb2);
+const KEY = 'sk_live_Q7fJx2LmP9wRt4ZkV8nB';
+const OTHER_KEY = 'sk_live_Hh3Nc6Yd1Ue5Wq0Xa7Gp';
+
+const verifyAs = (accountName: string) => async () => ({ accountName });
+
+const backends: Backend[] = [sqliteBackend, await redisBackend(), await postgresBackend()];
+
+for (const backend of backends) {
+	if (backend.unavailable) {
+		if (process.env.CI === 'true') {
+			test(`${backend.name} backend is reachable in CI`, () => assert.fail(backend.unavailable ?? ''));
+		} else {
+			test(`links on ${backend.name}`, (t) => t.skip(backend.unavailable ?? ''));
+		}
+		continue;
+	}
+
+	describe(`links on ${backend.name}`, () => {
+		let opened: OpenedBackend;
+		const storeWith = (secret: Buffer, previousSecret: Buffer | null = null, accountName = 'acme') =>
+			createLinkStore({ keyv: opened.stores.links, secret, previousSecret, verifyKey: verifyAs(accountName) });
+
+		before(async () => {
+			opened = await backend.open();
+		});
+		after(async () => {
+			await opened.cleanup();
+		});
+
+		test('a linked user key reads back with its account name', async () => {
+			const store = storeWith(SECRET_A);
+			const info = await store.linkUser('100', `  Bearer ${KEY}\n`);
+			assert.equal(info.accountName, 'acme');
+			assert.equal(info.verified, true);
+			assert.equal(info.keyHint, KEY.slice(-4));
+			const linked = await store.getUserKey('100');
+			assert.equal(linked?.apiKey, KEY);
+			assert.deepEqual(await store.getUserLink('100'), info);
+		});
+
+		test('a server link records who linked it', async () => {
+			const store = storeWith(SECRET_A, null, 'guild-account');
+			await store.linkServer('900', OTHER_KEY, '100');
+			const linked = await store.getServerKey('900');
+			assert.equal(linked?.apiKey, OTHER_KEY);
+			assert.equal(linked?.info.linkedBy, '100');
+			assert.equal((await store.getServerLink('900'))?.accountName, 'guild-account');
+			assert.equal(await store.getUserKey('900'), null, 'user and server links are separate');
+		});
+
+		test('unlinking removes the link and reports whether there was one', async () => {
+			const store = storeWith(SECRET_A);
+			await store.linkUser('101', KEY);
+			assert.equal(await store.removeUserLink('101'), true);
+			assert.equal(await store.removeUserLink('101'), false);
+			assert.equal(await store.getUserKey('101'), null);
+			assert.equal(await store.getUserLink('101'), null);
+			await store.linkServer('901', KEY, '101');
+			assert.equal(await store.removeServerLink('901'), true);
+			assert.equal(await store.getServerKey('901'), null);
+		});
+
+		test('after a secret rotation, old records open with the previous secret and are resealed', async () => {
+			await storeWith(SECRET_A).linkUser('102', KEY);
+			const before = await opened.stores.links.get('user:102');
+			const rotated = storeWith(SECRET_B, SECRET_A);
+			assert.equal((await rotated.getUserKey('102'))?.apiKey, KEY);
+			const afterRead = await opened.stores.links.get('user:102');
+			assert.notEqual(afterRead.kid, before.kid, 'the record is rewritten under the new secret');
+			assert.equal((await storeWith(SECRET_B).getUserKey('102'))?.apiKey, KEY);
+		});
+
+		test('a record sealed under an unknown secret needs a relink', async () => {
+			await storeWith(SECRET_A).linkUser('103', KEY);
+			await assert.rejects(storeWith(SECRET_B).getUserKey('103'), RelinkNeededError);
+		});
+
+		test('a tampered ciphertext needs a relink, never garbage', async () => {
+			const store = storeWith(SECRET_A);
+			await store.linkUser('104', KEY);
+			const record = await opened.stores.links.get('user:104');
+			const bytes = Buffer.from(record.sealedKey, 'base64');
+			bytes[14] = (bytes[14] ?? 0) ^ 0x01;
+			await opened.stores.links.set('user:104', { ...record, sealedKey: bytes.toString('base64') });
+			await assert.rejects(store.getUserKey('104'), RelinkNeededError);
+		});
+
+		test("a record copied onto another user's link does not open", async () => {
+			const store = storeWith(SECRET_A);
+			await store.linkUser('105', KEY);
+			await opened.stores.links.set('user:106', await opened.stores.links.get('user:105'));
+			await assert.rejects(store.getUserKey('106'), RelinkNeededError);
+		});
+
+		test('a feature-unavailable endpoint stores the link unverified', async () => {
+			const store = createLinkStore({
+				keyv: opened.stores.links,
+				secret: SECRET_A,
+				verifyKey: async () => Promise.reject(new FeatureUnavailableError(503)),
+			});
+			const info = await store.linkUser('107', KEY);
+			assert.deepEqual([info.verified, info.accountName], [false, null]);
+			assert.equal((await store.getUserKey('107'))?.apiKey, KEY);
+		});
+
+		test('a rejected key is not stored', async () => {
+			const store = createLinkStore({
+				keyv: opened.stores.links,
+				secret: SECRET_A,
+				verifyKey: async () => Promise.reject(new KeyRejectedError(401)),
+			});
+			await assert.rejects(store.linkUser('108', KEY), KeyRejectedError);
+			assert.equal(await store.getUserLink('108'), null);
+		});
+
+		test('an impossible key is refused before any stats call', async () => {
+			let calls = 0;
+			const store = createLinkStore({
+				keyv: opened.stores.links,
+				secret: SECRET_A,
+				verifyKey: async () => {
+					calls += 1;
+					return { accountName: 'x' };
+				},
+			});
+			await assert.rejects(store.linkUser('109', 'short key'), InvalidKeyError);
+			assert.equal(calls, 0);
+		});
+
+		test('the raw store never holds a key in clear', async () => {
+			await storeWith(SECRET_A).linkUser('110', KEY);
+			await storeWith(SECRET_A).linkServer('910', OTHER_KEY, '110');
+			const raw = await opened.dumpRaw();
+			assert.ok(raw.includes('user:110'), 'the dump sees the records');
+			assert.ok(!raw.includes(KEY), 'user key in clear');
+			assert.ok(!raw.includes(OTHER_KEY), 'server key in clear');
+			assert.ok(!raw.includes(Buffer.from(KEY).toString('base64')), 'user key merely base64-encoded');
+		});
+	});
+}
