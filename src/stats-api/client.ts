@@ -1,5 +1,6 @@
 import type Keyv from 'keyv';
 import { SnapshotCache, STALE_WINDOW_MS } from './cache.js';
+import type { CachedSnapshot } from './cache.js';
 import { UpstreamUnreachableError } from './errors.js';
 import { createStatsAgent, DEFAULT_USER_AGENT, getStats } from './http.js';
 import type { StatsResult, StatsSnapshot } from './snapshot.js';
@@ -55,20 +56,17 @@ export function createStatsClient(options: StatsClientOptions): StatsClient {
 			},
 		});
 
-	const fetchAndStore = async (apiKey: string, cacheKey: string): Promise<StatsSnapshot> => {
-		const snapshot = await fetchUpstream(apiKey);
-		await cache.write(cacheKey, { snapshot, fetchedAt: now() });
-		return snapshot;
+	const fetchAndStore = async (apiKey: string, cacheKey: string): Promise<CachedSnapshot> => {
+		const fresh = { snapshot: await fetchUpstream(apiKey), fetchedAt: now() };
+		await cache.write(cacheKey, fresh);
+		return fresh;
 	};
 
 	const resolve = async (apiKey: string, cacheKey: string): Promise<StatsResult> => {
 		const cached = await cache.read(cacheKey);
 		if (cached && ttlMs > 0 && now() - cached.fetchedAt < ttlMs) return { ...cached, isStale: false };
 		try {
-			const snapshot = await fetchUpstream(apiKey);
-			const fetchedAt = now();
-			await cache.write(cacheKey, { snapshot, fetchedAt });
-			return { snapshot, fetchedAt, isStale: false };
+			return { ...(await fetchAndStore(apiKey, cacheKey)), isStale: false };
 		} catch (error) {
 			// Only an unreachable endpoint is bridged: a rejected key must not keep showing old figures.
 			if (!(error instanceof UpstreamUnreachableError)) throw error;
@@ -88,7 +86,7 @@ export function createStatsClient(options: StatsClientOptions): StatsClient {
 			inFlight.set(cacheKey, flight);
 			return flight;
 		},
-		verifyKey: async (apiKey) => fetchAndStore(apiKey, cache.keyFor(apiKey)),
+		verifyKey: async (apiKey) => (await fetchAndStore(apiKey, cache.keyFor(apiKey))).snapshot,
 		get upstreamRequests() {
 			return upstreamRequests;
 		},
