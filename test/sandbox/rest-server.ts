@@ -157,7 +157,15 @@ export function createRequestListener(state: SandboxState, routes: Route[]) {
 		try {
 			send(res, await found.route.handler(request, state));
 		} catch (error) {
-			send(res, { status: 500, body: { message: `sandbox error: ${(error as Error).message}`, code: 0 } });
+			// A bug in the sandbox must fail the test that hit it, not hide behind discord.js's 5xx retries.
+			const problem = {
+				path: [],
+				code: 'SANDBOX_ERROR',
+				message: String((error as Error).message),
+				source: 'rules' as const,
+			};
+			state.recordViolation(method, path, [problem], request.body);
+			send(res, { status: 500, body: { message: 'sandbox error', code: 0 } });
 		}
 	};
 }
