@@ -3,9 +3,9 @@ import { Events, type Client } from 'discord.js';
 import type { DestinationStream } from 'pino';
 import { commandModules } from '../../commands/index.js';
 import type { Config } from '../config.js';
-import { createLinkStore, openStores } from '../links/index.js';
+import { createLinkStore, openStores, verifyWithStats } from '../links/index.js';
 import { createChartRenderer } from '../render/chart.js';
-import { createStatsClient, FeatureUnavailableError } from '../stats-api/index.js';
+import { createStatsClient } from '../stats-api/index.js';
 import { createDiscordClient } from './client.js';
 import type { BotContext } from './context.js';
 import { Cooldowns } from './cooldowns.js';
@@ -33,7 +33,9 @@ export async function startBot(
 	options: { logDestination?: DestinationStream } = {},
 ): Promise<RunningBot> {
 	const log = createLogger(config.logLevel, options.logDestination);
-	const stores = await openStores(config.storeUrl);
+	const stores = await openStores(config.storeUrl, {
+		onError: (error) => log.error({ err: error }, 'storage error'),
+	});
 	const stats = createStatsClient({
 		baseUrl: config.statsApiBaseUrl,
 		timeoutMs: config.statsApiTimeoutMs,
@@ -46,15 +48,8 @@ export async function startBot(
 		keyv: stores.links,
 		secret: config.linkSecret,
 		previousSecret: config.linkSecretPrevious,
-		verifyKey: async (apiKey) => {
-			try {
-				const snapshot = await stats.verifyKey(apiKey);
-				return { accountName: snapshot.meta.user, verified: true };
-			} catch (error) {
-				if (error instanceof FeatureUnavailableError) return { accountName: null, verified: false };
-				throw error;
-			}
-		},
+		// Feature unavailable is handled by the link store: the key is kept, marked unverified.
+		verifyKey: verifyWithStats(stats),
 	});
 	const ctx: BotContext = {
 		config,

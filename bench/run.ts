@@ -1,0 +1,55 @@
+// `npm run bench`: every figure beside a baseline measured in the same run; prints a table and
+// writes bench/results.json. Reports only: a missed goal does not fail anything.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus } from 'node:os';
+import { runChartBench } from './chart.js';
+import type { BenchFigure } from './figures.js';
+import { runProcessBench } from './process.js';
+import { runServiceBench } from './service.js';
+import { runStatsBench } from './stats.js';
+
+const sections: [string, () => Promise<BenchFigure[]>][] = [
+	['/stats through the bot and the Discord stand-in', runStatsBench],
+	['memory and start-up', () => runProcessBench()],
+	['chart rendering', () => runChartBench()],
+	['stats service at 10 million events', () => runServiceBench()],
+];
+
+function printTable(figures: BenchFigure[]): void {
+	const rows = figures.map((f) => [
+		f.name,
+		`${f.value} ${f.unit}`,
+		f.baseline === null ? '' : `${f.baseline} ${f.unit}`,
+		f.goal,
+		f.met === null ? '' : f.met ? 'met' : 'MISSED',
+	]);
+	const header = ['figure', 'value', 'baseline', 'goal', ''];
+	const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+	const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+	console.log(line(header));
+	console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+	for (const row of rows) console.log(line(row));
+}
+
+const figures: BenchFigure[] = [];
+const started = Date.now();
+console.log(`Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown cpu'})`);
+for (const [title, run] of sections) {
+	const sectionStart = Date.now();
+	console.log(`\n== ${title}`);
+	try {
+		const result = await run();
+		figures.push(...result);
+		printTable(result);
+	} catch (error) {
+		console.error(`${title} failed: ${error instanceof Error ? error.stack : String(error)}`);
+		figures.push({ name: `${title} (failed)`, value: Number.NaN, unit: '', baseline: null, goal: '', met: false });
+	}
+	console.log(`(${((Date.now() - sectionStart) / 1000).toFixed(1)} s)`);
+}
+console.log(`\n== all figures (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+printTable(figures);
+mkdirSync('bench', { recursive: true });
+writeFileSync('bench/results.json', `${JSON.stringify(figures, null, 2)}\n`);
+console.log('\nWrote bench/results.json');
+process.exit(0);
