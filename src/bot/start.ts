@@ -4,7 +4,7 @@ import type { DestinationStream } from 'pino';
 import { commandModules } from '../../commands/index.js';
 import type { Config } from '../config.js';
 import { createLinkStore, openStores, verifyWithStats } from '../links/index.js';
-import { createChartRenderer } from '../render/chart.js';
+import { createChartRenderer } from '../render/chart-output.js';
 import { createStatsClient } from '../stats-api/index.js';
 import { createDiscordClient } from './client.js';
 import type { BotContext } from './context.js';

@@ -1,5 +1,5 @@
 import { AttachmentBuilder, type APIEmbed } from 'discord.js';
-import { renderChartSafely } from '../render/chart.js';
+import { renderChartSafely } from '../render/chart-output.js';
 import { buildStatsEmbed } from '../render/embed.js';
 import type { StatsResult } from '../stats-api/snapshot.js';
 import type { BotContext } from './context.js';

@@ -68,9 +68,21 @@ function storeCommand(
 function checkCommands(state: SandboxState, request: RestRequest, commands: Json[], asArray: boolean): Problem[] {
 	const problems = commands.flatMap((command, i) => checkCommandLimits(command, asArray ? [String(i)] : []));
 	if (!state.settings.validateSchema) return problems;
-	if (asArray) problems.push(...checkAgainstSpec('ApplicationCommandUpdateRequest', request.body, [], true));
-	else problems.push(...checkAgainstSpec('ApplicationCommandCreateRequest', request.body));
+	const body = asArray ? commands.map(permissionsAsNumber) : permissionsAsNumber(request.body as Json);
+	if (asArray) problems.push(...checkAgainstSpec('ApplicationCommandUpdateRequest', body, [], true));
+	else problems.push(...checkAgainstSpec('ApplicationCommandCreateRequest', body));
 	return problems;
+}
+
+/**
+ * Discord documents `default_member_permissions` as a string (a 64-bit bit set does not fit a JSON
+ * number) and discord.js sends one; the OpenAPI description types it as an integer. A string of
+ * digits is read as the number it spells before the schema check; anything else still fails.
+ */
+function permissionsAsNumber(command: Json): Json {
+	const value = command.default_member_permissions;
+	if (typeof value !== 'string' || !/^\d{1,17}$/.test(value)) return command;
+	return { ...command, default_member_permissions: Number(value) };
 }
 
 function wrongApplication(state: SandboxState, request: RestRequest): RestReply | undefined {
@@ -117,7 +129,9 @@ function patchCommand(request: RestRequest, state: SandboxState): RestReply {
 	const input = isObject(request.body) ? request.body : {};
 	const merged = { ...command, ...input, id: command.id, name: String(input.name ?? command.name) };
 	const problems = checkCommandLimits(merged, []);
-	if (state.settings.validateSchema) problems.push(...checkAgainstSpec('ApplicationCommandPatchRequestPartial', input));
+	if (state.settings.validateSchema) {
+		problems.push(...checkAgainstSpec('ApplicationCommandPatchRequestPartial', permissionsAsNumber(input)));
+	}
 	if (problems.length > 0) return invalidFormBody(state, request, problems);
 	state.commands.set(
 		commandKey(request),

@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { commandModules } from '../../commands/index.js';
+import { MESSAGES } from '../../src/bot/error-replies.js';
+import { registerCommands } from '../../src/bot/register.js';
+import { startDiscordSandbox, type DiscordSandbox } from '../sandbox/index.js';
+import { startSwitchableUpstream, type SwitchableUpstream } from './switchable-upstream.js';
+
+const MAIN = fileURLToPath(new URL('../../src/bot/main.ts', import.meta.url));
+const TSX = import.meta.resolve('tsx');
+
+/** Runs `npm start`'s entry point in a directory without a .env, with exactly `env`. */
+function startBotProcess(env: Record<string, string>, cwd: string) {
+	const child = spawn(process.execPath, ['--disable-warning=UnsupportedCacheOverwriteWarning', '--import', TSX, MAIN], {
+		cwd,
+		env: { PATH: process.env.PATH ?? '', ...env },
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	let stdout = '';
+	let stderr = '';
+	child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+	const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+	return { child, exited, output: () => ({ stdout, stderr }) };
+}
+
+describe('the bot process', () => {
+	let dir: string;
+	let sandbox: DiscordSandbox;
+	let upstream: SwitchableUpstream;
+	before(async () => {
+		dir = mkdtempSync(join(tmpdir(), 'adstats-process-'));
+		sandbox = await startDiscordSandbox({ guildCount: 1 });
+		upstream = await startSwitchableUpstream('503-feature');
+		await registerCommands({
+			apiUrl: sandbox.apiUrl,
+			token: sandbox.token,
+			applicationId: sandbox.applicationId,
+			guildId: null,
+			modules: commandModules,
+		});
+	});
+	after(async () => {
+		await sandbox.close();
+		await upstream.close();
+		rmSync(dir, { recursive: true, force: true });
+	});
+
+	it('exits 1 with one line per bad variable, naming it and not its value', async () => {
+		const bot = startBotProcess({ LINK_SECRET: 'not-a-real-secret-value', STATS_COOLDOWN_SECONDS: 'soon' }, dir);
+		assert.equal(await bot.exited, 1);
+		const lines = bot.output().stderr.trim().split('\n');
+		assert.deepEqual(lines, [
+			'Configuration error: DISCORD_TOKEN is required',
+			'Configuration error: STATS_API_BASE_URL is required',
+			'Configuration error: LINK_SECRET must be 32 bytes as 64 hex characters or base64',
+			'Configuration error: STATS_COOLDOWN_SECONDS must be a whole number from 0 to 3600',
+		]);
+	});
+
+	it('on SIGTERM finishes the reply in flight, closes and exits 0', async () => {
+		const bot = startBotProcess(
+			{
+				DISCORD_TOKEN: sandbox.token,
+				DISCORD_API_URL: sandbox.apiUrl,
+				STATS_API_BASE_URL: upstream.url,
+				STORE_URL: `sqlite://${join(dir, 'bot.sqlite')}`,
+				LINK_SECRET: randomBytes(32).toString('hex'),
+				CHART_RENDERER: 'none',
+				STATS_API_TIMEOUT_MS: '1500',
+				STATS_COOLDOWN_SECONDS: '0',
+			},
+			dir,
+		);
+		try {
+			await sandbox.waitForIdentify(15_000);
+			const userId = '340000000000000001';
+			const link = sandbox.dispatchCommand({ name: 'link', userId });
+			await link.firstResponse(10_000);
+			await sandbox
+				.dispatchModalSubmit({ customId: 'link:submit', fields: { 'api-key': 'scenario-key-shutdown-1234' }, userId })
+				.finalMessage(10_000);
+
+			upstream.scenario = 'slow-headers';
+			const stats = sandbox.dispatchCommand({ name: 'stats', userId });
+			await stats.firstResponse();
+			bot.child.kill('SIGTERM');
+			const message = await stats.finalMessage(5000);
+			assert.equal(message.content, MESSAGES.unreachable, 'the reply in flight was finished');
+			assert.equal(await bot.exited, 0);
+			assert.match(bot.output().stdout, /"msg":"stopped"/);
+			assert.ok(!bot.output().stdout.includes(sandbox.token));
+		} finally {
+			bot.child.kill('SIGKILL');
+		}
+	});
+});

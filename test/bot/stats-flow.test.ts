@@ -1,0 +1,207 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+	ADMIN_PERMISSIONS,
+	assertAcknowledgedInTime,
+	createAccount,
+	EPHEMERAL,
+	linkViaModal,
+	startHarness,
+	type Harness,
+} from './harness.js';
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const ALICE = '310000000000000001';
+const BOB = '310000000000000002';
+
+describe('the bot end to end, through the Discord stand-in and the bundled stats service', () => {
+	let h: Harness;
+	let aliceKey: string;
+	let serverKey: string;
+
+	before(async () => {
+		h = await startHarness();
+		aliceKey = createAccount(h, 'Alice_Ads');
+		serverKey = createAccount(h, 'Pixel_Community');
+	});
+	after(async () => {
+		h.sandbox.assertNoViolations();
+		await h.close();
+	});
+
+	it('registers every command with the fixed names and options', () => {
+		const commands = h.sandbox.registeredCommands();
+		assert.deepEqual(commands.map((c) => c.name).sort(), ['help', 'link', 'server-key', 'stats', 'unlink']);
+		const stats = commands.find((c) => c.name === 'stats') as { options: { name: string; choices?: unknown[] }[] };
+		assert.deepEqual(
+			stats.options.map((o) => o.name),
+			['scope', 'days', 'share'],
+		);
+		const days = stats.options.find((o) => o.name === 'days') as { choices: { value: number }[] };
+		assert.deepEqual(
+			days.choices.map((c) => c.value),
+			[7, 14, 30, 90],
+		);
+		const serverKeyCommand = commands.find((c) => c.name === 'server-key') as { default_member_permissions: string };
+		assert.equal(serverKeyCommand.default_member_permissions, ADMIN_PERMISSIONS);
+	});
+
+	it('stats answers privately with a how-to when nothing is linked', async () => {
+		const handle = h.sandbox.dispatchCommand({ name: 'stats', userId: BOB });
+		await assertAcknowledgedInTime(handle);
+		const message = await handle.finalMessage();
+		assert.ok(message.isEphemeral);
+		assert.match(message.content, /You have not linked an API key yet\. Run `\/link`/);
+		assert.doesNotMatch(message.content, /scope:server/, 'no server key yet, so no hint about it');
+	});
+
+	it('link opens a modal and the submit links the account by name', async () => {
+		const { modal, message } = await linkViaModal(h, aliceKey, { userId: ALICE });
+		assert.equal(modal.type, 9);
+		assert.ok(message.isEphemeral);
+		assert.match(message.content, /Linked your account to \*\*Alice\\_Ads\*\*/);
+		assert.match(message.content, new RegExp(`…${aliceKey.slice(-4)}`));
+		assert.ok(!message.content.includes(aliceKey));
+	});
+
+	it('stats replies privately with the period totals and the chart attached as a PNG', async () => {
+		const handle = h.sandbox.dispatchCommand({
+			name: 'stats',
+			userId: ALICE,
+			options: [{ name: 'days', type: 4, value: 14 }],
+		});
+		await assertAcknowledgedInTime(handle);
+		const message = await handle.finalMessage();
+		assert.ok(message.isEphemeral);
+		assert.equal(message.embeds.length, 1);
+		const embed = message.embeds[0] as { fields: { name: string; value: string }[]; image?: { url: string } };
+		const text = JSON.stringify(embed);
+		assert.match(text, /Alice\\\\_Ads/, 'account name, markdown escaped');
+		for (const period of ['Today', '7 days', '30 days', 'All time']) assert.match(text, new RegExp(period));
+		assert.equal(message.files.length, 1);
+		const [file] = message.files;
+		assert.ok(file!.bytes.subarray(0, 8).equals(PNG_SIGNATURE), 'a real PNG');
+		assert.ok(file!.bytes.length > 2000);
+		assert.equal(message.attachments[0]?.filename, file!.name);
+		assert.ok(embed.image?.url, 'the embed shows the chart');
+		const share = JSON.stringify(message.components);
+		assert.match(share, /Share in channel/);
+		assert.match(share, new RegExp(`stats:share:${ALICE}:me:14`));
+	});
+
+	it('the share button posts a public copy, for the invoker only', async () => {
+		const buttonId = `stats:share:${ALICE}:me:30`;
+		const stranger = h.sandbox.dispatchButton({ customId: buttonId, userId: BOB });
+		const refused = await stranger.finalMessage();
+		assert.ok(refused.isEphemeral);
+		assert.match(refused.content, /Only the member who ran `\/stats` can share/);
+
+		const channelId = h.sandbox.guilds[0]!.defaultChannelId;
+		const before = h.sandbox.channelMessages(channelId).length;
+		const press = h.sandbox.dispatchButton({ customId: buttonId, userId: ALICE });
+		await assertAcknowledgedInTime(press);
+		await press.waitFor((x) => x.followUps.some((f) => f.status < 300));
+		const confirmation = await press.finalMessage();
+		assert.ok(confirmation.isEphemeral);
+		assert.match(confirmation.content, /Posted in the channel/);
+		const posted = h.sandbox.channelMessages(channelId).slice(before);
+		assert.equal(posted.length, 1);
+		assert.equal(posted[0]!.isEphemeral, false);
+		assert.equal(posted[0]!.embeds.length, 1);
+		assert.equal(posted[0]!.files.length, 1);
+		assert.deepEqual(posted[0]!.components, [], 'the public copy carries no share button');
+	});
+
+	it('stats share:true keeps the deferral private and posts the result publicly', async () => {
+		const handle = h.sandbox.dispatchCommand({
+			name: 'stats',
+			userId: ALICE,
+			options: [{ name: 'share', type: 5, value: true }],
+		});
+		const first = await handle.firstResponse();
+		assert.equal(first.type, 5);
+		assert.equal(first.flags & EPHEMERAL, EPHEMERAL);
+		await handle.waitFor((x) => x.followUps.some((f) => f.status < 300));
+		const publicCopy = handle.followUps.find((f) => f.status < 300)!;
+		assert.equal(publicCopy.flags & EPHEMERAL, 0);
+		assert.equal(publicCopy.files.length, 1);
+		assert.match((await handle.finalMessage()).content, /Posted in the channel/);
+	});
+
+	it('server-key set is refused without Manage Server and nothing is stored', async () => {
+		const { modal, message } = await linkViaModal(h, serverKey, { userId: BOB, server: true });
+		assert.equal(modal.type, 4);
+		assert.ok(message.isEphemeral);
+		assert.match(message.content, /Manage Server/);
+		assert.equal(await h.bot.ctx.links.getServerLink(h.sandbox.guildIds[0]!), null);
+	});
+
+	it('server-key set with Manage Server links the server, and status names account, admin and time', async () => {
+		const { message } = await linkViaModal(h, serverKey, { userId: BOB, server: true, permissions: ADMIN_PERMISSIONS });
+		assert.match(message.content, /Linked this server to \*\*Pixel\\_Community\*\*/);
+		const status = h.sandbox.dispatchCommand({
+			name: 'server-key',
+			subcommand: 'status',
+			userId: BOB,
+			permissions: ADMIN_PERMISSIONS,
+		});
+		const reply = await status.finalMessage();
+		assert.ok(reply.isEphemeral);
+		assert.match(reply.content, /Pixel\\_Community/);
+		assert.match(reply.content, new RegExp(`<@${BOB}>`));
+		assert.match(reply.content, /<t:\d+:R>/);
+		assert.ok(!reply.content.includes(serverKey));
+	});
+
+	it('a member without a link is pointed at scope:server, which shows the server account', async () => {
+		const carol = '310000000000000003';
+		const hint = await h.sandbox.dispatchCommand({ name: 'stats', userId: carol }).finalMessage();
+		assert.match(hint.content, /scope:server/);
+		const handle = h.sandbox.dispatchCommand({
+			name: 'stats',
+			userId: carol,
+			options: [{ name: 'scope', type: 3, value: 'server' }],
+		});
+		const message = await handle.finalMessage();
+		assert.match(JSON.stringify(message.embeds), /Pixel/);
+		assert.equal(message.files.length, 1);
+	});
+
+	it('the server key is per server: another server has none', async () => {
+		const handle = h.sandbox.dispatchCommand({
+			name: 'stats',
+			userId: ALICE,
+			guildId: h.sandbox.guildIds[1]!,
+			options: [{ name: 'scope', type: 3, value: 'server' }],
+		});
+		assert.match((await handle.finalMessage()).content, /This server has no API key linked yet/);
+	});
+
+	it('server-key remove forgets the server key', async () => {
+		const remove = h.sandbox.dispatchCommand({
+			name: 'server-key',
+			subcommand: 'remove',
+			userId: BOB,
+			permissions: ADMIN_PERMISSIONS,
+		});
+		assert.match((await remove.finalMessage()).content, /Removed the server's API key/);
+		assert.equal(await h.bot.ctx.links.getServerLink(h.sandbox.guildIds[0]!), null);
+	});
+
+	it('unlink removes the link, and stats then gives the how-to', async () => {
+		const unlink = await h.sandbox.dispatchCommand({ name: 'unlink', userId: ALICE }).finalMessage();
+		assert.ok(unlink.isEphemeral);
+		assert.match(unlink.content, /Unlinked/);
+		assert.equal(await h.bot.ctx.links.getUserLink(ALICE), null);
+		const again = await h.sandbox.dispatchCommand({ name: 'unlink', userId: ALICE }).finalMessage();
+		assert.match(again.content, /You had no key linked/);
+		const stats = await h.sandbox.dispatchCommand({ name: 'stats', userId: ALICE }).finalMessage();
+		assert.match(stats.content, /You have not linked an API key yet/);
+	});
+
+	it('help answers privately', async () => {
+		const message = await h.sandbox.dispatchCommand({ name: 'help' }).finalMessage();
+		assert.ok(message.isEphemeral);
+		assert.match(message.content, /\/server-key/);
+	});
+});
