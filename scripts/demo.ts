@@ -77,7 +77,7 @@ function record(title: string, command: string, message: SandboxMessage): void {
 	steps.push({
 		title,
 		command,
-		ephemeral: message.isEphemeral,
+		isPrivate: message.isEphemeral,
 		content: message.content,
 		embeds: message.embeds,
 		buttons: buttons.map((label) => label.slice(9, -1)),

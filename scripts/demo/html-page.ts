@@ -2,7 +2,7 @@
 export interface DemoStep {
 	title: string;
 	command: string;
-	ephemeral: boolean;
+	isPrivate: boolean;
 	content: string;
 	embeds: Record<string, unknown>[];
 	buttons: string[];
@@ -63,7 +63,7 @@ export function renderDemoPage(steps: DemoStep[]): string {
 			${step.content ? `<div class="content">${renderMarkdown(step.content)}</div>` : ''}
 			${step.embeds.map((e) => renderEmbed(e, step.images)).join('')}
 			${step.buttons.map((b) => `<span class="button">${escapeHtml(b)}</span>`).join('')}
-			${step.ephemeral ? '<div class="ephemeral">Only you can see this</div>' : ''}
+			${step.isPrivate ? '<div class="ephemeral">Only you can see this</div>' : ''}
 		</div>
 	</div>
 </section>`,

@@ -1,8 +1,18 @@
 import type { ChartConfiguration } from 'chart.js';
 
+/** How the PNG is painted beyond the chart itself. */
+export interface ChartRenderOptions {
+	/** CSS colour painted behind the chart; a transparent PNG is unreadable in one of Discord's themes. */
+	background?: string;
+}
+
 /** Turns a Chart.js v4 configuration (pure JSON, no functions) into PNG bytes. */
 export interface ChartRenderer {
 	readonly name: 'quickchart' | 'local' | 'none';
 	/** Resolves to PNG bytes, or null for the `none` renderer. Rejects when rendering fails. */
-	render(config: ChartConfiguration, size: { width: number; height: number }): Promise<Buffer | null>;
+	render(
+		config: ChartConfiguration,
+		size: { width: number; height: number },
+		options?: ChartRenderOptions,
+	): Promise<Buffer | null>;
 }

@@ -1,0 +1,50 @@
+/** Shown wherever a figure is absent, null or not a finite number. */
+export const MISSING = '—';
+
+const FALLBACK_LOCALE = 'en-US';
+
+/** The locale to format with: the member's Discord locale when Intl knows it, en-US otherwise. */
+export function resolveLocale(locale: string | null | undefined): string {
+	if (!locale) return FALLBACK_LOCALE;
+	try {
+		return Intl.NumberFormat.supportedLocalesOf([locale])[0] ?? FALLBACK_LOCALE;
+	} catch {
+		// A malformed tag throws a RangeError; a member's client sent it, so it must not crash the reply.
+		return FALLBACK_LOCALE;
+	}
+}
+
+/** Formats a count for the locale (grouping, no decimals); null or non-finite reads as "—". */
+export function formatCount(value: number | null, locale: string): string {
+	if (value === null || !Number.isFinite(value)) return MISSING;
+	return new Intl.NumberFormat(resolveLocale(locale), { maximumFractionDigits: 0 }).format(value);
+}
+
+/** Formats a ratio (0.125 → "12.5%") for the locale; null or non-finite reads as "—". */
+export function formatPercent(ratio: number | null, locale: string): string {
+	if (ratio === null || !Number.isFinite(ratio)) return MISSING;
+	return new Intl.NumberFormat(resolveLocale(locale), { style: 'percent', maximumFractionDigits: 1 }).format(ratio);
+}
+
+/** Formats a decimal with at most one fraction digit for the locale; null or non-finite reads as "—". */
+export function formatDecimal(value: number | null, locale: string): string {
+	if (value === null || !Number.isFinite(value)) return MISSING;
+	return new Intl.NumberFormat(resolveLocale(locale), { maximumFractionDigits: 1 }).format(value);
+}
+
+/** Length in Unicode code points, the unit Discord's embed limits are safest read in. */
+export function codePointLength(text: string): number {
+	let length = 0;
+	for (const _ of text) length++;
+	return length;
+}
+
+/** Cuts text to at most `max` code points, ending with "…" when anything was cut; never splits a surrogate pair. */
+export function truncate(text: string, max: number): string {
+	if (max <= 0) return '';
+	if (codePointLength(text) <= max) return text;
+	return Array.from(text)
+		.slice(0, max - 1)
+		.join('')
+		.concat('…');
+}
