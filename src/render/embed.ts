@@ -146,6 +146,7 @@ function discordTimestamp(epochMs: number, style: 'f' | 'R' | 't'): string {
 	return `<t:${Math.floor(epochMs / 1000)}:${style}>`;
 }
 
+/** The number follows the member's locale; the unit stays English like the sentence around it ("5 minutes old"). */
 function formatAge(ms: number, locale: string): string {
 	const seconds = Math.max(0, Math.round(ms / 1000));
 	const [value, unit] =
@@ -156,5 +157,5 @@ function formatAge(ms: number, locale: string): string {
 				: seconds < 48 * 3600
 					? [Math.round(seconds / 3600), 'hour']
 					: [Math.round(seconds / 86400), 'day'];
-	return new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'long' }).format(value);
+	return `${formatCount(value, locale)} ${value === 1 ? unit : `${unit}s`}`;
 }

@@ -1,0 +1,204 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { APIEmbed } from 'discord.js';
+import {
+	buildStatsEmbed,
+	chartFileName,
+	failureShare,
+	joinsPer100Sends,
+	sanitizeAccountName,
+} from '../../src/render/embed.js';
+import type { StatsEmbedOptions } from '../../src/render/embed.js';
+import type { StatsResult, StatsSnapshot } from '../../src/stats-api/snapshot.js';
+import { assertEmbedWithinLimits } from './embed-limits-support.js';
+
+const GENERATED_AT = '2026-11-21T09:30:12.123456+00:00';
+const GENERATED_SECONDS = Date.UTC(2026, 10, 21, 9, 30, 12) / 1000;
+const FETCHED_AT = Date.UTC(2026, 10, 21, 9, 30, 13);
+
+function snapshot(overrides: { user?: string | null; generatedAt?: string | null } = {}): StatsSnapshot {
+	return {
+		sends: { today: 12, weekly: 1234, monthly: 2000, allTime: 97_500, failedAllTime: 2500, dailyBreakdown: [] },
+		joins: { today: 3, weekly: 40, monthly: 150, allTime: 5432 },
+		meta: {
+			generatedAt: overrides.generatedAt === undefined ? GENERATED_AT : overrides.generatedAt,
+			user: overrides.user === undefined ? 'Acme Ads' : overrides.user,
+		},
+	};
+}
+
+function fresh(snap: StatsSnapshot): StatsResult {
+	return { snapshot: snap, fetchedAt: FETCHED_AT, isStale: false };
+}
+
+/** Every embed in this file goes through the limit check, so no test can build an embed Discord would refuse. */
+function build(result: StatsResult, options: Partial<StatsEmbedOptions> = {}): APIEmbed {
+	const embed = buildStatsEmbed(result, { locale: 'en-US', days: 30, scope: 'me', now: FETCHED_AT, ...options });
+	assertEmbedWithinLimits(embed);
+	return embed;
+}
+
+function fieldValues(embed: APIEmbed): Record<string, string> {
+	return Object.fromEntries((embed.fields ?? []).map((field) => [field.name, field.value]));
+}
+
+test('embed fields show the period totals with en-US grouping', () => {
+	assert.deepEqual(fieldValues(build(fresh(snapshot()))), {
+		Today: 'Sends: **12**\nJoins: **3**',
+		'Last 7 days': 'Sends: **1,234**\nJoins: **40**',
+		'Last 30 days': 'Sends: **2,000**\nJoins: **150**',
+		'All time': 'Sends: **97,500**\nJoins: **5,432**',
+		'Failed sends': '**2,500**\n2.5% of attempts',
+		'Joins per 100 sends': '**7.5**\nlast 30 days',
+	});
+});
+
+test('embed fields use German grouping and decimal commas for the de locale', () => {
+	assert.deepEqual(fieldValues(build(fresh(snapshot()), { locale: 'de' })), {
+		Today: 'Sends: **12**\nJoins: **3**',
+		'Last 7 days': 'Sends: **1.234**\nJoins: **40**',
+		'Last 30 days': 'Sends: **2.000**\nJoins: **150**',
+		'All time': 'Sends: **97.500**\nJoins: **5.432**',
+		'Failed sends': '**2.500**\n2,5\u00a0% of attempts',
+		'Joins per 100 sends': '**7,5**\nlast 30 days',
+	});
+});
+
+test('an unknown or malformed locale falls back to en-US numbers', () => {
+	for (const locale of ['xx-invalid-locale-tag-!!', '']) {
+		assert.equal(fieldValues(build(fresh(snapshot()), { locale }))['Last 7 days'], 'Sends: **1,234**\nJoins: **40**');
+	}
+});
+
+test('failure share counts failed sends against all attempts, successful plus failed', () => {
+	assert.equal(failureShare(snapshot()), 2500 / 100_000);
+	const none = snapshot();
+	none.sends.allTime = 0;
+	none.sends.failedAllTime = 0;
+	assert.equal(failureShare(none), null, 'no attempts: no share');
+	assert.equal(fieldValues(build(fresh(none)))['Failed sends'], '**0**\n— of attempts');
+});
+
+test('joins per 100 sends uses the 30-day period and is unknown without sends', () => {
+	assert.equal(joinsPer100Sends(snapshot()), 7.5);
+	const noSends = snapshot();
+	noSends.sends.monthly = 0;
+	assert.equal(joinsPer100Sends(noSends), null);
+	assert.equal(fieldValues(build(fresh(noSends)))['Joins per 100 sends'], '**—**\nlast 30 days');
+});
+
+test('null figures show as a dash, never as 0 or "null"', () => {
+	const snap: StatsSnapshot = {
+		sends: { today: null, weekly: null, monthly: null, allTime: null, failedAllTime: null, dailyBreakdown: [] },
+		joins: { today: null, weekly: null, monthly: null, allTime: null },
+		meta: { generatedAt: null, user: null },
+	};
+	const embed = build(fresh(snap));
+	assert.deepEqual(fieldValues(embed), {
+		Today: 'Sends: **—**\nJoins: **—**',
+		'Last 7 days': 'Sends: **—**\nJoins: **—**',
+		'Last 30 days': 'Sends: **—**\nJoins: **—**',
+		'All time': 'Sends: **—**\nJoins: **—**',
+		'Failed sends': '**—**\n— of attempts',
+		'Joins per 100 sends': '**—**\nlast 30 days',
+	});
+	assert.equal(embed.title, 'Ad statistics');
+	assert.match(embed.description ?? '', /^Your account: —\nGenerated: —$/);
+	assert.equal(embed.timestamp, undefined);
+	assert.doesNotMatch(JSON.stringify(embed), /null|NaN|undefined/);
+});
+
+test('account name cannot format or ping: markdown escaped, mentions broken', () => {
+	const embed = build(
+		fresh(snapshot({ user: '*bold* _x_ @everyone <@123> @here <@&456> ~~s~~ `c` [l](https://e.x)' })),
+	);
+	for (const text of [embed.title ?? '', embed.description ?? '']) {
+		assert.doesNotMatch(text, /@(everyone|here)/u, 'no mass mention');
+		assert.doesNotMatch(text, /<@[!&]?\d+>/u, 'no user or role mention');
+		assert.doesNotMatch(text, /(?<!\\)\*bold(?<!\\)\*/u, 'no bold');
+		assert.doesNotMatch(text, /(?<!\\)_x(?<!\\)_/u, 'no italics');
+		assert.doesNotMatch(text, /(?<!\\)\[l\]\(/u, 'no masked link');
+	}
+	assert.ok(embed.title?.startsWith('Ad statistics · \\*bold\\* \\_x\\_ @\u200beveryone <@\u200b123>'), embed.title);
+	assert.ok(embed.description?.startsWith('Your account: **\\*bold\\* \\_x\\_ @\u200beveryone'), embed.description);
+});
+
+test('account name stays on one line, so it cannot start a heading or a list', () => {
+	const name = sanitizeAccountName('Acme\n# Heading\n- item\r\n> quote');
+	assert.doesNotMatch(name, /[\r\n]/u);
+	const embed = build(fresh(snapshot({ user: 'Acme\n# Heading' })));
+	assert.equal(embed.description?.split('\n')[0], `Your account: **${sanitizeAccountName('Acme\n# Heading')}**`);
+});
+
+test('an empty account name still shows something Discord accepts', () => {
+	assert.equal(sanitizeAccountName('   '), '\\-');
+	build(fresh(snapshot({ user: '' })));
+});
+
+test('generated_at becomes Discord timestamps in full and relative form', () => {
+	const embed = build(fresh(snapshot()));
+	assert.equal(
+		embed.description,
+		`Your account: **Acme Ads**\nGenerated <t:${GENERATED_SECONDS}:f> (<t:${GENERATED_SECONDS}:R>)`,
+	);
+	assert.equal(embed.timestamp, '2026-11-21T09:30:12.123Z');
+});
+
+test('an unparsable generated_at shows a dash instead of a broken timestamp', () => {
+	const embed = build(fresh(snapshot({ generatedAt: 'yesterday-ish' })));
+	assert.match(embed.description ?? '', /\nGenerated: —$/u);
+	assert.equal(embed.timestamp, undefined);
+	assert.doesNotMatch(embed.description ?? '', /NaN/u);
+});
+
+test('a stale snapshot is marked with its fetch time and age', () => {
+	const fetchedAt = FETCHED_AT - 5 * 60_000;
+	const stale: StatsResult = { snapshot: snapshot(), fetchedAt, isStale: true };
+	const embed = build(stale, { now: FETCHED_AT });
+	const staleLine = (embed.description ?? '').split('\n')[2];
+	assert.equal(
+		staleLine,
+		`⚠️ **Stale:** the stats service is unreachable; showing data from <t:${fetchedAt / 1000}:R> (5 minutes old).`,
+	);
+	assert.notEqual(embed.color, build(fresh(snapshot())).color, 'stale has its own colour');
+	assert.doesNotMatch(build(fresh(snapshot())).description ?? '', /Stale/u);
+});
+
+test('stale age reads in hours and days as it grows', () => {
+	const age = (ms: number) => {
+		const embed = build({ snapshot: snapshot(), fetchedAt: FETCHED_AT - ms, isStale: true }, { now: FETCHED_AT });
+		return /\((.+) old\)/u.exec(embed.description ?? '')?.[1];
+	};
+	assert.equal(age(1000), '1 second');
+	assert.equal(age(30_000), '30 seconds');
+	assert.equal(age(3 * 3600_000), '3 hours');
+	assert.equal(age(3 * 86_400_000), '3 days');
+});
+
+test('the stale age keeps the English sentence in a German locale', () => {
+	const embed = build(
+		{ snapshot: snapshot(), fetchedAt: FETCHED_AT - 5 * 60_000, isStale: true },
+		{ locale: 'de', now: FETCHED_AT },
+	);
+	assert.match(embed.description ?? '', /\(5 minutes old\)/u);
+});
+
+test('a chart file name points the embed image at the attachment', () => {
+	assert.equal(chartFileName(30), 'stats-30d.png');
+	const embed = build(fresh(snapshot()), { chartFileName: chartFileName(30) });
+	assert.deepEqual(embed.image, { url: 'attachment://stats-30d.png' });
+	assert.equal(build(fresh(snapshot()), { chartFileName: null }).image, undefined);
+	assert.equal(build(fresh(snapshot())).image, undefined);
+});
+
+test('a chart note is shown in the description', () => {
+	const embed = build(fresh(snapshot()), { chartNote: 'Chart unavailable right now.' });
+	assert.equal(embed.description?.split('\n').at(-1), 'Chart unavailable right now.');
+});
+
+test('scope server names the server account', () => {
+	assert.match(
+		build(fresh(snapshot()), { scope: 'server' }).description ?? '',
+		/^This server's account: \*\*Acme Ads\*\*/u,
+	);
+});
