@@ -81,12 +81,13 @@ test('chart title states the range with its first and last day', () => {
 });
 
 test('the y axis counts in whole numbers from zero', () => {
-	const y = buildChartConfig(
+	const { config } = buildChartConfig(
 		breakdown(30, '2026-11-21', () => 1),
 		{ days: 30 },
-	).config.options?.scales?.y;
+	);
+	const y = config.options?.scales?.y as { beginAtZero?: boolean; ticks?: { precision?: number } } | undefined;
 	assert.equal(y?.beginAtZero, true);
-	assert.equal((y?.ticks as { precision?: number } | undefined)?.precision, 0);
+	assert.equal(y?.ticks?.precision, 0);
 });
 
 test('each theme sets its own background, text, grid and series colours', () => {

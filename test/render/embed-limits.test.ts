@@ -6,7 +6,8 @@ import { buildStatsEmbed } from '../../src/render/embed.js';
 import type { StatsResult, StatsSnapshot } from '../../src/stats-api/snapshot.js';
 import { assertEmbedWithinLimits } from './embed-limits-support.js';
 
-const HUGE = 99999999999999999999;
+/** A 20-digit count as JSON.parse would hand it over: past 2^53, so it arrives rounded to 1e20. */
+const HUGE = Number('99999999999999999999');
 
 function result(snapshot: StatsSnapshot, isStale = false): StatsResult {
 	return { snapshot, fetchedAt: Date.UTC(2026, 10, 21), isStale };
