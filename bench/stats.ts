@@ -5,63 +5,62 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { commandModules } from '../commands/index.js';
 import { registerCommands } from '../src/bot/register.js';
-import { startBot, type RunningBot } from '../src/bot/start.js';
-import { loadConfig } from '../src/config.js';
+import { openStores } from '../src/links/index.js';
 import { openStatsStore, seedDemoAccount, startStatsServer } from '../src/service/index.js';
-import type { StatsClient } from '../src/stats-api/index.js';
 import { startDiscordSandbox, type DiscordSandbox } from '../test/sandbox/index.js';
 import type { BenchFigure } from './figures.js';
 import { percentile } from './percentile.js';
+import type { ChildTimings } from './stats-child.js';
 
 const SEQUENTIAL = 200;
 const BURST = 100;
+const CHILD = fileURLToPath(new URL('./stats-child.ts', import.meta.url));
+const TSX = import.meta.resolve('tsx');
 
-interface Timed {
-	upstreamMs: number;
-	renderMs: number;
+/** The bot in a child process, and a way to ask it what it timed. */
+interface BotProcess {
+	timings(): Promise<ChildTimings>;
+	stop(): Promise<void>;
 }
 
-/** Wraps the bot's stats source and renderer to time what is not the bot's own work. */
-function instrument(bot: RunningBot): Timed {
-	const timed: Timed = { upstreamMs: 0, renderMs: 0 };
-	const stats = bot.ctx.stats;
-	const fetchSnapshot = stats.fetchSnapshot.bind(stats);
-	stats.fetchSnapshot = async (key) => {
-		const start = performance.now();
-		try {
-			return await fetchSnapshot(key);
-		} finally {
-			timed.upstreamMs += performance.now() - start;
-		}
+async function startBotProcess(env: Record<string, string>): Promise<BotProcess> {
+	const child = fork(CHILD, [JSON.stringify(env)], {
+		execArgv: ['--disable-warning=UnsupportedCacheOverwriteWarning', '--import', TSX],
+		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+	});
+	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+	await new Promise<void>((resolve, reject) => {
+		child.once('message', () => resolve());
+		child.once('exit', (code) => reject(new Error(`bench bot exited with ${code}`)));
+	});
+	return {
+		timings: () =>
+			new Promise((resolve) => {
+				child.once('message', (message) => resolve(message as ChildTimings));
+				child.send({ type: 'timings' });
+			}),
+		stop: async () => {
+			child.send({ type: 'stop' });
+			await exited;
+		},
 	};
-	const renderer = bot.ctx.renderer;
-	const render = renderer.render.bind(renderer);
-	renderer.render = async (...args) => {
-		const start = performance.now();
-		try {
-			return await render(...args);
-		} finally {
-			timed.renderMs += performance.now() - start;
-		}
-	};
-	return timed;
 }
 
-async function startBenchBot(sandbox: DiscordSandbox, env: Record<string, string>): Promise<RunningBot> {
-	const config = loadConfig({
+function botEnv(sandbox: DiscordSandbox, shared: Record<string, string>, ttlSeconds: number): Record<string, string> {
+	return {
 		DISCORD_TOKEN: sandbox.token,
 		DISCORD_APPLICATION_ID: sandbox.applicationId,
 		DISCORD_API_URL: sandbox.apiUrl,
 		CHART_RENDERER: 'local',
 		STATS_COOLDOWN_SECONDS: '0',
+		STATS_CACHE_TTL_SECONDS: String(ttlSeconds),
 		LOG_LEVEL: 'warn',
-		...env,
-	});
-	const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
-	return startBot(config, { logDestination: quiet });
+		...shared,
+	};
 }
 
 async function linkMember(sandbox: DiscordSandbox, userId: string, apiKey: string): Promise<void> {
@@ -73,29 +72,29 @@ async function linkMember(sandbox: DiscordSandbox, userId: string, apiKey: strin
 	if (!message.content.startsWith('Linked')) throw new Error(`link failed: ${message.content}`);
 }
 
-/** Sequential /stats: end-to-end ms and the bot's own ms (end to end minus upstream and chart). */
-async function measureSequential(sandbox: DiscordSandbox, timed: Timed, userId: string, count: number) {
+/** Sequential /stats: end-to-end ms and the bot's own ms (end to end minus the stats call and the chart). */
+async function measureSequential(sandbox: DiscordSandbox, bot: BotProcess, userId: string, count: number) {
 	const total: number[] = [];
 	const own: number[] = [];
-	for (let i = 0; i < count + 10; i++) {
-		timed.upstreamMs = 0;
-		timed.renderMs = 0;
+	for (let i = 0; i < count + 20; i++) {
+		await bot.timings(); // resets the child's counters
 		const handle = sandbox.dispatchCommand({ name: 'stats', userId });
 		const message = await handle.finalMessage(10_000);
 		if (message.files.length !== 1) throw new Error(`stats answered without a chart: ${message.content}`);
 		const elapsed = handle.edits.at(-1)!.at;
-		if (i < 10) continue; // warm-up
+		const { upstreamMs, renderMs } = await bot.timings();
+		if (i < 20) continue; // warm-up
 		total.push(elapsed);
-		own.push(elapsed - timed.upstreamMs - timed.renderMs);
+		own.push(elapsed - upstreamMs - renderMs);
 	}
 	return { total, own };
 }
 
-async function measureBurst(sandbox: DiscordSandbox, stats: StatsClient, userIds: string[]): Promise<number> {
-	const before = stats.upstreamRequests;
+async function measureBurst(sandbox: DiscordSandbox, bot: BotProcess, userIds: string[]): Promise<number> {
+	const before = (await bot.timings()).upstreamRequests;
 	const handles = userIds.map((userId) => sandbox.dispatchCommand({ name: 'stats', userId }));
 	await Promise.all(handles.map((handle) => handle.finalMessage(30_000)));
-	return stats.upstreamRequests - before;
+	return (await bot.timings()).upstreamRequests - before;
 }
 
 export async function runStatsBench(): Promise<BenchFigure[]> {
@@ -120,22 +119,23 @@ export async function runStatsBench(): Promise<BenchFigure[]> {
 		const burstUsers = Array.from({ length: BURST }, (_, i) => String(500000000000000000n + BigInt(i)));
 		const member = '500000000000001000';
 
-		let bot = await startBenchBot(sandbox, { ...env, STATS_CACHE_TTL_SECONDS: '60' });
-		let timed = instrument(bot);
+		// A zero TTL makes every /stats a miss.
+		let bot = await startBotProcess(botEnv(sandbox, env, 0));
 		await linkMember(sandbox, member, seedDemoAccount(store, { name: 'bench member' }).apiKey);
 		for (const [i, userId] of burstUsers.entries()) {
 			await linkMember(sandbox, userId, seedDemoAccount(store, { name: `burst ${i}`, days: 30 }).apiKey);
 		}
-		const hit = await measureSequential(sandbox, timed, member, SEQUENTIAL);
+		const miss = await measureSequential(sandbox, bot, member, SEQUENTIAL);
 		await bot.stop();
 
-		// A zero TTL makes every /stats a miss, and shows single-flight alone merging a burst.
-		bot = await startBenchBot(sandbox, { ...env, STATS_CACHE_TTL_SECONDS: '0' });
-		timed = instrument(bot);
-		const miss = await measureSequential(sandbox, timed, member, SEQUENTIAL);
-		const stats = bot.ctx.stats as StatsClient;
-		const oneAccount = await measureBurst(sandbox, stats, Array(BURST).fill(member));
-		const manyAccounts = await measureBurst(sandbox, stats, burstUsers);
+		bot = await startBotProcess(botEnv(sandbox, env, 60));
+		const hit = await measureSequential(sandbox, bot, member, SEQUENTIAL);
+		// Bursts start from an empty cache (linking had verified, and so cached, every key).
+		const stores = await openStores(env.STORE_URL);
+		await stores.cache.clear();
+		await stores.close();
+		const oneAccount = await measureBurst(sandbox, bot, Array<string>(BURST).fill(member));
+		const manyAccounts = await measureBurst(sandbox, bot, burstUsers);
 		await bot.stop();
 		sandbox.assertNoViolations();
 

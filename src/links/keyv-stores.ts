@@ -2,9 +2,6 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Keyv from 'keyv';
 import type { KeyvStoreAdapter } from 'keyv';
-import KeyvPostgres from '@keyv/postgres';
-import KeyvRedis from '@keyv/redis';
-import KeyvSqlite from '@keyv/sqlite';
 
 /** Namespaces are spelled here only. */
 export const LINKS_NAMESPACE = 'links';
@@ -57,12 +54,13 @@ interface OpenedKeyv {
 }
 
 async function openAdapters(scheme: string | undefined, storeUrl: string, namespaces: string[]): Promise<OpenedKeyv[]> {
+	// Each adapter is imported only when configured: the Redis and Postgres clients alone cost ~4 MiB of heap.
 	switch (scheme) {
 		case 'sqlite':
 			return Promise.all(namespaces.map(async (namespace) => openSqlite(storeUrl, namespace)));
 		case 'redis':
 		case 'rediss':
-			return namespaces.map((namespace) => openRedis(storeUrl, namespace));
+			return Promise.all(namespaces.map(async (namespace) => openRedis(storeUrl, namespace)));
 		case 'postgres':
 		case 'postgresql':
 			return openPostgres(storeUrl, namespaces);
@@ -78,6 +76,7 @@ function wrap(store: KeyvStoreAdapter, namespace: string): Keyv {
 async function openSqlite(storeUrl: string, namespace: string): Promise<OpenedKeyv> {
 	const file = storeUrl.slice('sqlite://'.length);
 	if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+	const { default: KeyvSqlite } = await import('@keyv/sqlite');
 	const adapter = new KeyvSqlite({ uri: storeUrl, busyTimeout: SQLITE_BUSY_TIMEOUT_MS });
 	// The adapter reports a failed open both by rejecting and by emitting; the rejection is what we act on.
 	adapter.on('error', () => undefined);
@@ -86,7 +85,8 @@ async function openSqlite(storeUrl: string, namespace: string): Promise<OpenedKe
 	return { keyv: wrap(adapter, namespace), disconnect: async () => adapter.disconnect() };
 }
 
-function openRedis(storeUrl: string, namespace: string): OpenedKeyv {
+async function openRedis(storeUrl: string, namespace: string): Promise<OpenedKeyv> {
+	const { default: KeyvRedis } = await import('@keyv/redis');
 	const adapter = new KeyvRedis(
 		{
 			url: storeUrl,
@@ -108,7 +108,8 @@ function openRedis(storeUrl: string, namespace: string): OpenedKeyv {
 	};
 }
 
-function openPostgres(storeUrl: string, namespaces: string[]): OpenedKeyv[] {
+async function openPostgres(storeUrl: string, namespaces: string[]): Promise<OpenedKeyv[]> {
+	const { default: KeyvPostgres } = await import('@keyv/postgres');
 	// @keyv/postgres shares one module-level pool per URI, so it is ended once, by the first adapter.
 	const adapters = namespaces.map(
 		() =>

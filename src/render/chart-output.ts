@@ -3,7 +3,7 @@ import type { ChartRendererName } from '../config.js';
 import { buildChartConfig, type ChartDays, type ChartTheme } from './chart.js';
 import type { ChartRenderer } from './chart-renderer.js';
 import { chartFileName } from './embed.js';
-import { createLocalRenderer } from './local-renderer.js';
+import { memoizeRenderer } from './memoized-renderer.js';
 import { createQuickChartRenderer } from './quickchart-renderer.js';
 
 /** Size of the chart image: wide enough for 90 bars, and Discord shows it without cropping. */
@@ -23,9 +23,21 @@ export function createChartRenderer(
 	name: ChartRendererName,
 	options: { quickchartUrl: string; timeoutMs?: number },
 ): ChartRenderer {
-	if (name === 'local') return createLocalRenderer();
-	if (name === 'quickchart') return createQuickChartRenderer(options);
+	if (name === 'local') return memoizeRenderer(lazyLocalRenderer());
+	if (name === 'quickchart') return memoizeRenderer(createQuickChartRenderer(options));
 	return { name: 'none', render: async () => null };
+}
+
+/** Chart.js, the canvas and the font load with the first chart, not at start-up (~5 MiB of heap). */
+function lazyLocalRenderer(): ChartRenderer {
+	let loading: Promise<ChartRenderer> | undefined;
+	return {
+		name: 'local',
+		async render(config, size, options) {
+			loading ??= import('./local-renderer.js').then((module) => module.createLocalRenderer());
+			return (await loading).render(config, size, options);
+		},
+	};
 }
 
 /** Builds and renders the chart; never rejects, so a renderer failure costs the chart and not the reply. */
