@@ -14,6 +14,7 @@ import {
 } from 'chart.js';
 import type { ChartConfiguration, ChartItem } from 'chart.js';
 import type { ChartRenderer, ChartRenderOptions } from './chart-renderer.js';
+import { encodeOpaquePng } from './png.js';
 
 /** The family the local renderer draws all text with; shipped as an npm package, so it exists on any host. */
 export const CHART_FONT_FAMILY = 'DejaVu Sans';
@@ -72,8 +73,10 @@ async function renderLocally(
 			context.fillRect(0, 0, size.width, size.height);
 			context.globalCompositeOperation = 'source-over';
 		}
-		// Encode before destroy(): destroying the chart clears the canvas.
-		return await canvas.encode('png');
+		// Encode before destroy(): destroying the chart clears the canvas. Behind an opaque background every pixel is
+		// opaque, so the faster RGB encoder applies; anything translucent keeps skia's RGBA encoder.
+		const opaque = await encodeOpaquePng(canvas.data(), canvas.width, canvas.height);
+		return opaque ?? (await canvas.encode('png'));
 	} finally {
 		chart.destroy();
 	}

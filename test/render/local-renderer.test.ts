@@ -112,3 +112,21 @@ test('the none renderer gives no PNG, no note and no file', async () => {
 		fileName: null,
 	});
 });
+
+test('local renderer keeps the alpha channel when the background is translucent', async () => {
+	const built = buildChartConfig(breakdown(7), { days: 7 });
+	const png = await createLocalRenderer().render(built.config, CHART_SIZE, { background: 'rgba(0, 0, 0, 0.5)' });
+	assert.ok(png);
+	assert.deepEqual(readPngSize(png), { width: 800, height: 400 });
+	assert.equal(png[25], 6, 'colour type RGBA');
+	const image = await pixels(png);
+	const alpha = image.at(0, 0)[3];
+	assert.ok(alpha > 120 && alpha < 135, `corner alpha ${alpha}: half transparent, as asked`);
+});
+
+test('local renderer writes an opaque RGB PNG behind an opaque background', async () => {
+	const built = buildChartConfig(breakdown(7), { days: 7 });
+	const png = await createLocalRenderer().render(built.config, CHART_SIZE, { background: built.background });
+	assert.ok(png);
+	assert.equal(png[25], 2, 'colour type RGB');
+});
