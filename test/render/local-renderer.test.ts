@@ -130,3 +130,12 @@ test('local renderer writes an opaque RGB PNG behind an opaque background', asyn
 	assert.ok(png);
 	assert.equal(png[25], 2, 'colour type RGB');
 });
+
+test('local renderer draws charts of all-zero and of 20-digit days', async () => {
+	for (const sends of [0, Number('99999999999999999999')]) {
+		const days = breakdown(30).map((day, index) => ({ ...day, sends: index % 2 === 0 ? sends : 0 }));
+		const chart = await renderChartSafely(renderer, days, { days: 30 });
+		assert.ok(chart.png, `no PNG for ${sends}`);
+		assert.deepEqual(readPngSize(chart.png), { width: 800, height: 400 });
+	}
+});
