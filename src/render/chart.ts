@@ -1,6 +1,6 @@
 import type { ChartConfiguration } from 'chart.js';
 import type { DailySends } from '../stats-api/snapshot.js';
-import { resolveLocale } from './format.js';
+import { dateTimeFormat, resolveLocale } from './format.js';
 
 export type ChartDays = 7 | 14 | 30 | 90;
 export type ChartTheme = 'dark' | 'light';
@@ -52,7 +52,7 @@ export function buildChartConfig(breakdown: DailySends[], options: ChartOptions)
 	const locale = resolveLocale(options.locale);
 	const shown = breakdown.slice(-options.days);
 	const sends = shown.map((day) => day.sends);
-	const dayFormat = new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+	const dayFormat = dateTimeFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 	const labels = shown.map((day) => formatDay(day.date, dayFormat));
 
 	const config: ChartConfiguration<'bar' | 'line', number[], string> = {

@@ -3,33 +3,65 @@ export const MISSING = '—';
 
 const FALLBACK_LOCALE = 'en-US';
 
+/**
+ * Discord sends one of ~30 locales, and building Intl formatters is the slowest part of an embed
+ * (tens of microseconds each, a dozen per reply), so resolved locales and formatters are kept.
+ */
+const resolvedLocales = new Map<string, string>();
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+const MAX_CACHED = 500;
+
 /** The locale to format with: the member's Discord locale when Intl knows it, en-US otherwise. */
 export function resolveLocale(locale: string | null | undefined): string {
 	if (!locale) return FALLBACK_LOCALE;
-	try {
-		return Intl.NumberFormat.supportedLocalesOf([locale])[0] ?? FALLBACK_LOCALE;
-	} catch {
-		// A malformed tag throws a RangeError; a member's client sent it, so it must not crash the reply.
-		return FALLBACK_LOCALE;
+	let resolved = resolvedLocales.get(locale);
+	if (resolved === undefined) {
+		try {
+			resolved = Intl.NumberFormat.supportedLocalesOf([locale])[0] ?? FALLBACK_LOCALE;
+		} catch {
+			// A malformed tag throws a RangeError; a member's client sent it, so it must not crash the reply.
+			resolved = FALLBACK_LOCALE;
+		}
+		if (resolvedLocales.size < MAX_CACHED) resolvedLocales.set(locale, resolved);
 	}
+	return resolved;
+}
+
+/** A shared NumberFormat for the (resolved) locale and options. */
+export function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+	return cachedFormatter(`n|${locale}|${JSON.stringify(options)}`, () => new Intl.NumberFormat(locale, options));
+}
+
+/** A shared DateTimeFormat for the (resolved) locale and options. */
+export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+	return cachedFormatter(`d|${locale}|${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(locale, options));
+}
+
+function cachedFormatter<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, create: () => T): T {
+	let formatter = formatters.get(key) as T | undefined;
+	if (!formatter) {
+		formatter = create();
+		if (formatters.size < MAX_CACHED) formatters.set(key, formatter);
+	}
+	return formatter;
 }
 
 /** Formats a count for the locale (grouping, no decimals); null or non-finite reads as "—". */
 export function formatCount(value: number | null, locale: string): string {
 	if (value === null || !Number.isFinite(value)) return MISSING;
-	return new Intl.NumberFormat(resolveLocale(locale), { maximumFractionDigits: 0 }).format(value);
+	return numberFormat(resolveLocale(locale), { maximumFractionDigits: 0 }).format(value);
 }
 
 /** Formats a ratio (0.125 → "12.5%") for the locale; null or non-finite reads as "—". */
 export function formatPercent(ratio: number | null, locale: string): string {
 	if (ratio === null || !Number.isFinite(ratio)) return MISSING;
-	return new Intl.NumberFormat(resolveLocale(locale), { style: 'percent', maximumFractionDigits: 1 }).format(ratio);
+	return numberFormat(resolveLocale(locale), { style: 'percent', maximumFractionDigits: 1 }).format(ratio);
 }
 
 /** Formats a decimal with at most one fraction digit for the locale; null or non-finite reads as "—". */
 export function formatDecimal(value: number | null, locale: string): string {
 	if (value === null || !Number.isFinite(value)) return MISSING;
-	return new Intl.NumberFormat(resolveLocale(locale), { maximumFractionDigits: 1 }).format(value);
+	return numberFormat(resolveLocale(locale), { maximumFractionDigits: 1 }).format(value);
 }
 
 /** Length in Unicode code points, the unit Discord's embed limits are safest read in. */

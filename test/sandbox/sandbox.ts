@@ -87,6 +87,11 @@ export class DiscordSandbox {
 		return this.state.rejections;
 	}
 
+	/** Milliseconds the stand-in spent handling REST requests so far, summed: Discord's share of a latency. */
+	get handlingMs(): number {
+		return this.state.handlingMs;
+	}
+
 	get identifyCount(): number {
 		return this.gateway.identifyCount;
 	}

@@ -32,6 +32,8 @@ export class SandboxState {
 	readonly unknownRequests: UnknownRequest[] = [];
 	readonly rejections: SandboxRejection[] = [];
 	readonly startedAt = performance.now();
+	/** Time spent handling REST requests, summed (parsing, checks, answering). */
+	handlingMs = 0;
 	/** ws://127.0.0.1:PORT/gateway, set once the server listens. */
 	gatewayUrl = '';
 
