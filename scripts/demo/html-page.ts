@@ -31,7 +31,8 @@ function renderEmbed(embed: Record<string, unknown>, images: Record<string, stri
 	const color = typeof embed.color === 'number' ? `#${embed.color.toString(16).padStart(6, '0')}` : '#5865f2';
 	const fields = (embed.fields as { name: string; value: string; inline?: boolean }[] | undefined) ?? [];
 	const image = (embed.image as { url?: string } | undefined)?.url ?? '';
-	const imageName = image.startsWith('attachment://') ? image.slice('attachment://'.length) : '';
+	// Discord (and the stand-in) rewrite `attachment://NAME` to a CDN URL that ends in the file name.
+	const imageName = image.split(/[/:]/).at(-1) ?? '';
 	const footer = (embed.footer as { text?: string } | undefined)?.text;
 	const author = (embed.author as { name?: string } | undefined)?.name;
 	return `<div class="embed" style="border-color:${color}">
