@@ -12,7 +12,7 @@ try {
 		guildId: config.devGuildId,
 		modules: commandModules,
 	});
-	const where = config.devGuildId ? `guild ${config.devGuildId}` : 'globally (may take up to an hour to show)';
+	const where = config.devGuildId ? `to guild ${config.devGuildId}` : 'globally (may take up to an hour to show)';
 	console.log(`Registered ${registered.length} commands ${where}: ${registered.map((c) => `/${c.name}`).join(', ')}`);
 } catch (error) {
 	if (error instanceof ConfigError) {

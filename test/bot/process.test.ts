@@ -13,15 +13,20 @@ import { startDiscordSandbox, type DiscordSandbox } from '../sandbox/index.js';
 import { startSwitchableUpstream, type SwitchableUpstream } from './switchable-upstream.js';
 
 const MAIN = fileURLToPath(new URL('../../src/bot/main.ts', import.meta.url));
+const REGISTER = fileURLToPath(new URL('../../src/bot/register-cli.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');
 
-/** Runs `npm start`'s entry point in a directory without a .env, with exactly `env`. */
-function startBotProcess(env: Record<string, string>, cwd: string) {
-	const child = spawn(process.execPath, ['--disable-warning=UnsupportedCacheOverwriteWarning', '--import', TSX, MAIN], {
-		cwd,
-		env: { PATH: process.env.PATH ?? '', ...env },
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
+/** Runs an entry point (`npm start`'s by default) in a directory without a .env, with exactly `env`. */
+function startBotProcess(env: Record<string, string>, cwd: string, entry = MAIN) {
+	const child = spawn(
+		process.execPath,
+		['--disable-warning=UnsupportedCacheOverwriteWarning', '--import', TSX, entry],
+		{
+			cwd,
+			env: { PATH: process.env.PATH ?? '', ...env },
+			stdio: ['ignore', 'pipe', 'pipe'],
+		},
+	);
 	let stdout = '';
 	let stderr = '';
 	child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -62,6 +67,29 @@ describe('the bot process', () => {
 			'Configuration error: LINK_SECRET must be 32 bytes as 64 hex characters or base64',
 			'Configuration error: STATS_COOLDOWN_SECONDS must be a whole number from 0 to 3600',
 		]);
+	});
+
+	it('npm run register overwrites the dev guild commands idempotently', async () => {
+		const guildId = sandbox.guildIds[0]!;
+		const env = {
+			DISCORD_TOKEN: sandbox.token,
+			DISCORD_APPLICATION_ID: sandbox.applicationId,
+			DISCORD_API_URL: sandbox.apiUrl,
+			DISCORD_DEV_GUILD_ID: guildId,
+		};
+		const first = startBotProcess(env, dir, REGISTER);
+		assert.equal(await first.exited, 0, first.output().stderr);
+		assert.match(first.output().stdout, new RegExp(`Registered 5 commands to guild ${guildId}`));
+		const ids = sandbox.registeredCommands(guildId).map((command) => command.id);
+		assert.equal(ids.length, 5);
+		const second = startBotProcess(env, dir, REGISTER);
+		assert.equal(await second.exited, 0);
+		assert.deepEqual(
+			sandbox.registeredCommands(guildId).map((command) => command.id),
+			ids,
+			'the same commands keep their ids',
+		);
+		assert.ok(!first.output().stdout.includes(sandbox.token));
 	});
 
 	it('on SIGTERM finishes the reply in flight, closes and exits 0', async () => {
