@@ -31,6 +31,12 @@ function printTable(figures: BenchFigure[]): void {
 	for (const row of rows) console.log(line(row));
 }
 
+/** Three significant decimals are plenty for figures that drift from run to run. */
+function rounded(figure: BenchFigure): BenchFigure {
+	const round = (value: number) => (Number.isFinite(value) ? Math.round(value * 1000) / 1000 : value);
+	return { ...figure, value: round(figure.value), baseline: figure.baseline === null ? null : round(figure.baseline) };
+}
+
 const figures: BenchFigure[] = [];
 const started = Date.now();
 console.log(`Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown cpu'})`);
@@ -38,7 +44,7 @@ for (const [title, run] of sections) {
 	const sectionStart = Date.now();
 	console.log(`\n== ${title}`);
 	try {
-		const result = await run();
+		const result = (await run()).map(rounded);
 		figures.push(...result);
 		printTable(result);
 	} catch (error) {

@@ -9,6 +9,7 @@ import { createStatsClient } from '../stats-api/index.js';
 import { createDiscordClient } from './client.js';
 import type { BotContext } from './context.js';
 import { Cooldowns } from './cooldowns.js';
+import { watchDiscordRefusals } from './discord-refusals.js';
 import { createLogger } from './logger.js';
 import { createRouter, type InteractionRouter } from './router.js';
 
@@ -62,6 +63,7 @@ export async function startBot(
 	const router = createRouter(commandModules, ctx);
 	const client = createDiscordClient({ apiUrl: config.discordApiUrl });
 	client.on(Events.InteractionCreate, (interaction) => void router.handle(interaction));
+	watchDiscordRefusals(client, log);
 	client.on(Events.Error, (error) => log.error({ err: error }, 'discord client error'));
 	client.on(Events.ShardDisconnect, (event, shardId) =>
 		log.warn({ code: event.code, shardId }, 'gateway disconnected'),
