@@ -45,8 +45,7 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
 	const share = interaction.options.getBoolean('share') ?? false;
 	if (await isCoolingDown(interaction, ctx, 'stats')) return;
 	// Deferred privately even when sharing, so any failure stays private (DESIGN: /stats share:true).
-	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-	const reply = await statsReply(interaction, ctx, request, interaction.user.id);
+	const reply = await deferThen(interaction, () => statsReply(interaction, ctx, request, interaction.user.id));
 	if (share) {
 		await postPublicly(interaction, reply);
 		return;
@@ -65,8 +64,9 @@ export async function onButton(interaction: ButtonInteraction, ctx: BotContext):
 		throw new UserFacingError('Only the member who ran `/stats` can share this result.');
 	}
 	if (await isCoolingDown(interaction, ctx, 'share')) return;
-	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-	const reply = await statsReply(interaction, ctx, { scope, days: Number(days) as ChartDays }, ownerId);
+	const reply = await deferThen(interaction, () =>
+		statsReply(interaction, ctx, { scope, days: Number(days) as ChartDays }, ownerId),
+	);
 	await postPublicly(interaction, reply);
 }
 
@@ -77,6 +77,19 @@ function readRequest(interaction: ChatInputCommandInteraction): StatsRequest {
 	if (!isScope(scope)) throw new UserFacingError('`scope` must be `me` or `server`.');
 	if (!isChartDays(days)) throw new UserFacingError(`\`days\` must be one of ${CHART_DAYS.join(', ')}.`);
 	return { scope, days };
+}
+
+/**
+ * Sends the private defer first, then builds the reply while Discord acknowledges it: the member
+ * waits for the slower of the two, not their sum. A failure surfaces only once the defer has
+ * landed, so the router answers it by editing the deferred reply.
+ */
+async function deferThen<T>(interaction: RepliableInteraction, work: () => Promise<T>): Promise<T> {
+	const deferred = interaction.deferReply({ flags: MessageFlags.Ephemeral });
+	const result = work();
+	result.catch(() => undefined); // awaited below; this only keeps an early rejection from counting as unhandled
+	await deferred;
+	return result;
 }
 
 async function statsReply(
