@@ -7,10 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { commandModules } from '../commands/index.js';
-import { registerCommands } from '../src/bot/register.js';
 import { openStores } from '../src/links/index.js';
 import { openStatsStore, seedDemoAccount, startStatsServer } from '../src/service/index.js';
+import { registerBotCommands } from '../test/bot/harness.js';
 import { startDiscordSandbox, type DiscordSandbox } from '../test/sandbox/index.js';
 import type { BenchFigure } from './figures.js';
 import { percentile } from './percentile.js';
@@ -112,13 +111,7 @@ export async function runStatsBench(): Promise<BenchFigure[]> {
 	const store = openStatsStore(join(dir, 'service.sqlite'));
 	const service = await startStatsServer({ store, port: 0, rateLimitPerMinute: 0 });
 	const sandbox = await startDiscordSandbox({ guildCount: 1, preloadValidators: true });
-	await registerCommands({
-		apiUrl: sandbox.apiUrl,
-		token: sandbox.token,
-		applicationId: sandbox.applicationId,
-		guildId: null,
-		modules: commandModules,
-	});
+	await registerBotCommands(sandbox);
 	const env = {
 		STATS_API_BASE_URL: service.url,
 		STORE_URL: `sqlite://${join(dir, 'bot.sqlite')}`,

@@ -5,11 +5,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
-import { commandModules } from '../commands/index.js';
-import { registerCommands } from '../src/bot/register.js';
 import { startBot } from '../src/bot/start.js';
 import { loadConfig } from '../src/config.js';
 import { openStatsStore, seedDemoAccount, startStatsServer } from '../src/service/index.js';
+import { registerBotCommands } from '../test/bot/harness.js';
 import { startDiscordSandbox, type InteractionHandle, type SandboxMessage } from '../test/sandbox/index.js';
 import { renderDemoPage, type DemoStep } from './demo/html-page.js';
 
@@ -41,13 +40,7 @@ const bot = await (async () => {
 		STATS_COOLDOWN_SECONDS: '0',
 		LOG_LEVEL: 'info',
 	});
-	const registered = await registerCommands({
-		apiUrl: sandbox.apiUrl,
-		token: sandbox.token,
-		applicationId: sandbox.applicationId,
-		guildId: sandbox.guildIds[0]!,
-		modules: commandModules,
-	});
+	const registered = await registerBotCommands(sandbox, sandbox.guildIds[0]!);
 	console.log(`Registered ${registered.map((command) => `/${command.name}`).join(', ')}`);
 	const logs = new Writable({
 		write(chunk: Buffer, _encoding, done) {

@@ -27,6 +27,17 @@ export interface Harness {
 	close(): Promise<void>;
 }
 
+/** Registers the bot's commands with the stand-in, as `npm run register` does with Discord. */
+export function registerBotCommands(sandbox: DiscordSandbox, guildId: string | null = null) {
+	return registerCommands({
+		apiUrl: sandbox.apiUrl,
+		token: sandbox.token,
+		applicationId: sandbox.applicationId,
+		guildId,
+		modules: commandModules,
+	});
+}
+
 /** Captures pino's JSON lines in memory. */
 function captureLogs(lines: string[]): Writable {
 	return new Writable({
@@ -66,13 +77,7 @@ export async function startHarness(options: { upstreamUrl?: string; env?: Record
 		LOG_LEVEL: 'debug',
 		...options.env,
 	});
-	await registerCommands({
-		apiUrl: sandbox.apiUrl,
-		token: sandbox.token,
-		applicationId: sandbox.applicationId,
-		guildId: null,
-		modules: commandModules,
-	});
+	await registerBotCommands(sandbox);
 	const logs: string[] = [];
 	const bot = await startBot(config, { logDestination: captureLogs(logs) });
 	const harness: Harness = {

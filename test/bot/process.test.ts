@@ -6,9 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { commandModules } from '../../commands/index.js';
 import { MESSAGES } from '../../src/bot/error-replies.js';
-import { registerCommands } from '../../src/bot/register.js';
+import { registerBotCommands } from './harness.js';
 import { startDiscordSandbox, type DiscordSandbox } from '../sandbox/index.js';
 import { startSwitchableUpstream, type SwitchableUpstream } from './switchable-upstream.js';
 
@@ -43,13 +42,7 @@ describe('the bot process', () => {
 		dir = mkdtempSync(join(tmpdir(), 'adstats-process-'));
 		sandbox = await startDiscordSandbox({ guildCount: 1 });
 		upstream = await startSwitchableUpstream('503-feature');
-		await registerCommands({
-			apiUrl: sandbox.apiUrl,
-			token: sandbox.token,
-			applicationId: sandbox.applicationId,
-			guildId: null,
-			modules: commandModules,
-		});
+		await registerBotCommands(sandbox);
 	});
 	after(async () => {
 		await sandbox.close();
