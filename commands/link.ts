@@ -5,22 +5,28 @@ import {
 	type ModalSubmitInteraction,
 } from 'discord.js';
 import type { BotContext } from '../src/bot/context.js';
-import { isCoolingDown } from '../src/bot/cooldown-reply.js';
+import { replyIfCoolingDown } from '../src/bot/cooldown-reply.js';
 import { keyModal, readKeyField } from '../src/bot/key-modal.js';
+import { MESSAGES } from '../src/bot/error-replies.js';
 import { linkConfirmation } from '../src/bot/link-replies.js';
+import { UserFacingError } from '../src/bot/user-facing-error.js';
+import { KeyRejectedError } from '../src/stats-api/errors.js';
 
 export const definition = new SlashCommandBuilder()
 	.setName('link')
 	.setDescription('Link your advertising API key to your Discord account (asked in a private form)');
 
 export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
-	if (await isCoolingDown(interaction, ctx, 'link')) return;
+	if (await replyIfCoolingDown(interaction, ctx, 'link')) return;
 	// A modal must be the first response to its interaction: nothing may be deferred before it.
 	await interaction.showModal(keyModal('link:submit', 'Link your API key'));
 }
 
 export async function onModal(interaction: ModalSubmitInteraction, ctx: BotContext): Promise<void> {
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral }); // verifying the key calls the network
-	const info = await ctx.links.linkUser(interaction.user.id, readKeyField(interaction));
+	const info = await ctx.links.linkUser(interaction.user.id, readKeyField(interaction)).catch((error: unknown) => {
+		if (error instanceof KeyRejectedError) throw new UserFacingError(MESSAGES.linkKeyRejected);
+		throw error;
+	});
 	await interaction.editReply(linkConfirmation(info, 'your account'));
 }

@@ -11,7 +11,9 @@ import {
 import type { BotContext } from '../src/bot/context.js';
 import { keyModal, readKeyField } from '../src/bot/key-modal.js';
 import { formatAccountName, linkConfirmation } from '../src/bot/link-replies.js';
+import { MESSAGES } from '../src/bot/error-replies.js';
 import { UserFacingError } from '../src/bot/user-facing-error.js';
+import { KeyRejectedError } from '../src/stats-api/errors.js';
 
 export const definition = new SlashCommandBuilder()
 	.setName('server-key')
@@ -52,7 +54,12 @@ export async function onModal(interaction: ModalSubmitInteraction, ctx: BotConte
 	// Checked again on submit: the default permission only hides the command, and roles can change meanwhile.
 	const guildId = requireManageServer(interaction);
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-	const info = await ctx.links.linkServer(guildId, readKeyField(interaction), interaction.user.id);
+	const info = await ctx.links
+		.linkServer(guildId, readKeyField(interaction), interaction.user.id)
+		.catch((error: unknown) => {
+			if (error instanceof KeyRejectedError) throw new UserFacingError(MESSAGES.serverLinkKeyRejected);
+			throw error;
+		});
 	await interaction.editReply(linkConfirmation(info, 'this server'));
 }
 

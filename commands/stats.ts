@@ -9,7 +9,7 @@ import {
 	type RepliableInteraction,
 } from 'discord.js';
 import type { BotContext } from '../src/bot/context.js';
-import { isCoolingDown } from '../src/bot/cooldown-reply.js';
+import { replyIfCoolingDown } from '../src/bot/cooldown-reply.js';
 import { fetchStatsFor, type StatsScope } from '../src/bot/resolve-key.js';
 import { buildStatsReply, CHART_DAYS, type ChartDays, type StatsReply } from '../src/bot/stats-reply.js';
 import { UserFacingError } from '../src/bot/user-facing-error.js';
@@ -43,7 +43,7 @@ interface StatsRequest {
 export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
 	const request = readRequest(interaction);
 	const share = interaction.options.getBoolean('share') ?? false;
-	if (await isCoolingDown(interaction, ctx, 'stats')) return;
+	if (await replyIfCoolingDown(interaction, ctx, 'stats')) return;
 	// Deferred privately even when sharing, so any failure stays private (DESIGN: /stats share:true).
 	const reply = await deferThen(interaction, () => statsReply(interaction, ctx, request, interaction.user.id));
 	if (share) {
@@ -63,7 +63,7 @@ export async function onButton(interaction: ButtonInteraction, ctx: BotContext):
 	if (interaction.user.id !== ownerId) {
 		throw new UserFacingError('Only the member who ran `/stats` can share this result.');
 	}
-	if (await isCoolingDown(interaction, ctx, 'share')) return;
+	if (await replyIfCoolingDown(interaction, ctx, 'share')) return;
 	const reply = await deferThen(interaction, () =>
 		statsReply(interaction, ctx, { scope, days: Number(days) as ChartDays }, ownerId),
 	);

@@ -3,7 +3,7 @@ import type { BotContext } from './context.js';
 import { cooldownMessage } from './error-replies.js';
 
 /** Answers "try again in N s" and returns true while the member's cooldown for `action` runs. */
-export async function isCoolingDown(
+export async function replyIfCoolingDown(
 	interaction: RepliableInteraction,
 	ctx: BotContext,
 	action: string,

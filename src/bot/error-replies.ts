@@ -10,6 +10,9 @@ import { UserFacingError } from './user-facing-error.js';
 
 export const MESSAGES = {
 	keyRejected: 'The stats service rejected your API key. Run `/link` again with a current key.',
+	linkKeyRejected: 'The stats service rejected that key, so nothing was saved. Check it and run `/link` again.',
+	serverLinkKeyRejected:
+		'The stats service rejected that key, so nothing was saved. Check it and run `/server-key set` again.',
 	serverKeyRejected:
 		"The stats service rejected this server's API key. A server admin can link a new one with `/server-key set`.",
 	featureUnavailable:

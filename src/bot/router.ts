@@ -86,12 +86,16 @@ export function createRouter(modules: readonly CommandModule[], ctx: BotContext)
 		},
 		async drain(timeoutMs) {
 			draining = true;
+			const deadline = Date.now() + timeoutMs;
 			let timer: NodeJS.Timeout | undefined;
-			const timeout = new Promise<void>((resolve) => {
-				timer = setTimeout(resolve, timeoutMs);
-			});
-			await Promise.race([Promise.allSettled([...running]), timeout]);
-			clearTimeout(timer);
+			// Interactions arriving meanwhile get a "restarting" reply, which is in flight too: wait for those as well.
+			while (running.size > 0 && Date.now() < deadline) {
+				const timeout = new Promise<void>((resolve) => {
+					timer = setTimeout(resolve, deadline - Date.now());
+				});
+				await Promise.race([Promise.allSettled([...running]), timeout]);
+				clearTimeout(timer);
+			}
 		},
 	};
 }

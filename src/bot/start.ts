@@ -19,6 +19,8 @@ const VERSION = (
 export const USER_AGENT = `adstats-discord-bot/${VERSION} (+https://github.com/adstats/discord-bot)`;
 /** Replies in flight get this long to finish on shutdown; Discord's 3 s window is long gone after it. */
 const DRAIN_TIMEOUT_MS = 10_000;
+/** discord.js itself gives up waiting for guilds after 15 s and becomes ready anyway. */
+const READY_TIMEOUT_MS = 60_000;
 
 export interface RunningBot {
 	client: Client;
@@ -70,7 +72,17 @@ export async function startBot(
 	);
 	client.on(Events.ShardResume, (shardId) => log.info({ shardId }, 'gateway resumed'));
 
-	const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+	const ready = new Promise<void>((resolve, reject) => {
+		const timer = setTimeout(
+			() => reject(new Error(`Discord did not send READY within ${READY_TIMEOUT_MS / 1000} s`)),
+			READY_TIMEOUT_MS,
+		);
+		client.once(Events.ClientReady, () => {
+			clearTimeout(timer);
+			resolve();
+		});
+	});
+	ready.catch(() => undefined); // a failed login rejects first; this one is awaited below
 	try {
 		await client.login(config.discordToken);
 		await ready;

@@ -81,6 +81,21 @@ export function createLinkStore(options: LinkStoreOptions): LinkStore {
 		return info;
 	};
 
+	/**
+	 * Best-effort: if the rewrite fails, the previous secret still opens the record next time. The
+	 * record is read again first so a link stored meanwhile (another shard) is not overwritten with
+	 * the old key; Keyv offers no compare-and-set, so this narrows the window rather than closing it.
+	 */
+	const resealUnderCurrent = async (storeKey: string, record: LinkRecord, apiKey: string, info: LinkInfo) => {
+		try {
+			const latest = recordSchema.safeParse(await keyv.get(storeKey));
+			if (!latest.success || latest.data.sealedKey !== record.sealedKey) return;
+			await keyv.set(storeKey, sealRecord(apiKey, info, current, storeKey));
+		} catch {
+			// The old record stays readable with LINK_SECRET_PREVIOUS.
+		}
+	};
+
 	const getKey = async (storeKey: string): Promise<LinkedKey | null> => {
 		const record = await readRecord(storeKey);
 		if (!record) return null;
@@ -88,10 +103,7 @@ export function createLinkStore(options: LinkStoreOptions): LinkStore {
 		if (!linkKey) throw new RelinkNeededError();
 		const apiKey = openApiKey(record.sealedKey, linkKey, storeKey);
 		const info = infoOf(record);
-		if (linkKey !== current) {
-			// Best-effort: if the rewrite fails, the previous secret still opens it next time.
-			await keyv.set(storeKey, sealRecord(apiKey, info, current, storeKey)).catch(() => undefined);
-		}
+		if (linkKey !== current) await resealUnderCurrent(storeKey, record, apiKey, info);
 		return { apiKey, info };
 	};
 

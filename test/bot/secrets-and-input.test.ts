@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { MESSAGES } from '../../src/bot/error-replies.js';
 import type { InteractionHandle } from '../sandbox/index.js';
 import {
 	ADMIN_PERMISSIONS,
@@ -40,7 +41,7 @@ describe('bad input gets a clear private message and stores nothing', () => {
 
 	it('rejects a key the endpoint does not know, and stores nothing', async () => {
 		const { message } = await linkViaModal(h, 'ask_unknownkeyunknownkeyunknownkey00', { userId: USER });
-		assert.match(message.content, /rejected your API key/);
+		assert.equal(message.content, MESSAGES.linkKeyRejected);
 		assert.equal(await h.bot.ctx.links.getUserLink(USER), null);
 	});
 

@@ -83,7 +83,9 @@ describe('the bot end to end, through the Discord stand-in and the bundled stats
 		assert.ok(file!.bytes.subarray(0, 8).equals(PNG_SIGNATURE), 'a real PNG');
 		assert.ok(file!.bytes.length > 2000);
 		assert.equal(message.attachments[0]?.filename, file!.name);
-		assert.ok(embed.image?.url, 'the embed shows the chart');
+		const sent = handle.edits.at(-1)!.data as { embeds: { image?: { url: string } }[] };
+		assert.equal(sent.embeds[0]?.image?.url, `attachment://${file!.name}`, 'the embed points at the uploaded chart');
+		assert.ok(embed.image?.url.endsWith(`/${file!.name}`), 'Discord serves it from its CDN');
 		const share = JSON.stringify(message.components);
 		assert.match(share, /Share in channel/);
 		assert.match(share, new RegExp(`stats:share:${ALICE}:me:14`));
