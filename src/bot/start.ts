@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { Events, type Client } from 'discord.js';
 import type { DestinationStream } from 'pino';
 import { commandModules } from '../../commands/index.js';
@@ -13,10 +12,6 @@ import { watchDiscordRefusals } from './discord-refusals.js';
 import { createLogger } from './logger.js';
 import { createRouter, type InteractionRouter } from './router.js';
 
-const VERSION = (
-	JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
-export const USER_AGENT = `adstats-discord-bot/${VERSION} (+https://github.com/adstats/discord-bot)`;
 /** Replies in flight get this long to finish on shutdown; Discord's 3 s window is long gone after it. */
 const DRAIN_TIMEOUT_MS = 10_000;
 /** discord.js itself gives up waiting for guilds after 15 s and becomes ready anyway. */
@@ -45,7 +40,6 @@ export async function startBot(
 		cacheTtlSeconds: config.statsCacheTtlSeconds,
 		cache: stores.cache,
 		cacheSecret: config.linkSecret,
-		userAgent: USER_AGENT,
 	});
 	const links = createLinkStore({
 		keyv: stores.links,

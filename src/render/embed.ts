@@ -4,9 +4,6 @@ import type { Figure, StatsResult, StatsSnapshot } from '../stats-api/snapshot.j
 import { fitEmbedToLimits } from './embed-limits.js';
 import { formatCount, formatDecimal, formatPercent, resolveLocale, truncate } from './format.js';
 
-/** Name of the attached chart when the caller does not pick one per range. */
-export const CHART_FILE_NAME = 'stats.png';
-
 /** An account name longer than this is cut before escaping: the name is a label, not content. */
 const MAX_ACCOUNT_NAME_LENGTH = 100;
 const COLOR_FRESH = 0x5865f2;

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { join } from 'node:path';
 import { MESSAGES } from '../../src/bot/error-replies.js';
+import { openStores, userLinkKey } from '../../src/links/index.js';
 import type { InteractionHandle } from '../sandbox/index.js';
 import {
 	ADMIN_PERMISSIONS,
@@ -43,6 +45,20 @@ describe('bad input gets a clear private message and stores nothing', () => {
 		const { message } = await linkViaModal(h, 'ask_unknownkeyunknownkeyunknownkey00', { userId: USER });
 		assert.equal(message.content, MESSAGES.linkKeyRejected);
 		assert.equal(await h.bot.ctx.links.getUserLink(USER), null);
+	});
+
+	it('a stored key that no secret opens asks the member to link again', async () => {
+		const userId = '330000000000000005';
+		await linkViaModal(h, createAccount(h, 'tampered'), { userId });
+		const stores = await openStores(`sqlite://${join(h.dir, 'bot.sqlite')}`);
+		const record = (await stores.links.get(userLinkKey(userId))) as { sealedKey: string };
+		const flipped = Buffer.from(record.sealedKey, 'base64');
+		flipped[flipped.length - 1]! ^= 1;
+		await stores.links.set(userLinkKey(userId), { ...record, sealedKey: flipped.toString('base64') });
+		await stores.close();
+		const message = await h.sandbox.dispatchCommand({ name: 'stats', userId }).finalMessage();
+		assert.ok(message.isEphemeral);
+		assert.equal(message.content, MESSAGES.relinkNeeded);
 	});
 
 	it('rejects a days value outside the choices', async () => {
