@@ -63,7 +63,8 @@ function buildDescription(
 	locale: string,
 ): string {
 	const lines: string[] = [];
-	const owner = options.scope === 'server' ? "This server's account" : 'Your account';
+	// Neutral wording: the same embed is posted publicly by Share, where "your" would mislead.
+	const owner = options.scope === 'server' ? "Server's account" : 'Account';
 	lines.push(`${owner}: ${name === null ? '—' : `**${name}**`}`);
 
 	const generatedAt = parseTimestamp(result.snapshot.meta.generatedAt);

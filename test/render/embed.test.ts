@@ -103,7 +103,7 @@ test('null figures show as a dash, never as 0 or "null"', () => {
 		'Joins per 100 sends': '**—**\nlast 30 days',
 	});
 	assert.equal(embed.title, 'Ad statistics');
-	assert.match(embed.description ?? '', /^Your account: —\nGenerated: —$/);
+	assert.match(embed.description ?? '', /^Account: —\nGenerated: —$/);
 	assert.equal(embed.timestamp, undefined);
 	assert.doesNotMatch(JSON.stringify(embed), /null|NaN|undefined/);
 });
@@ -120,14 +120,14 @@ test('account name cannot format or ping: markdown escaped, mentions broken', ()
 		assert.doesNotMatch(text, /(?<!\\)\[l\]\(/u, 'no masked link');
 	}
 	assert.ok(embed.title?.startsWith('Ad statistics · \\*bold\\* \\_x\\_ @\u200beveryone <@\u200b123>'), embed.title);
-	assert.ok(embed.description?.startsWith('Your account: **\\*bold\\* \\_x\\_ @\u200beveryone'), embed.description);
+	assert.ok(embed.description?.startsWith('Account: **\\*bold\\* \\_x\\_ @\u200beveryone'), embed.description);
 });
 
 test('account name stays on one line, so it cannot start a heading or a list', () => {
 	const name = sanitizeAccountName('Acme\n# Heading\n- item\r\n> quote');
 	assert.doesNotMatch(name, /[\r\n]/u);
 	const embed = build(fresh(snapshot({ user: 'Acme\n# Heading' })));
-	assert.equal(embed.description?.split('\n')[0], `Your account: **${sanitizeAccountName('Acme\n# Heading')}**`);
+	assert.equal(embed.description?.split('\n')[0], `Account: **${sanitizeAccountName('Acme\n# Heading')}**`);
 });
 
 test('an empty account name still shows something Discord accepts', () => {
@@ -139,7 +139,7 @@ test('generated_at becomes Discord timestamps in full and relative form', () => 
 	const embed = build(fresh(snapshot()));
 	assert.equal(
 		embed.description,
-		`Your account: **Acme Ads**\nGenerated <t:${GENERATED_SECONDS}:f> (<t:${GENERATED_SECONDS}:R>)`,
+		`Account: **Acme Ads**\nGenerated <t:${GENERATED_SECONDS}:f> (<t:${GENERATED_SECONDS}:R>)`,
 	);
 	assert.equal(embed.timestamp, '2026-11-21T09:30:12.123Z');
 });
@@ -199,6 +199,6 @@ test('a chart note is shown in the description', () => {
 test('scope server names the server account', () => {
 	assert.match(
 		build(fresh(snapshot()), { scope: 'server' }).description ?? '',
-		/^This server's account: \*\*Acme Ads\*\*/u,
+		/^Server's account: \*\*Acme Ads\*\*/u,
 	);
 });
