@@ -87,9 +87,10 @@ export function buildChartConfig(breakdown: DailySends[], options: ChartOptions)
 			devicePixelRatio: 1,
 			color: theme.text,
 			font: { size: 14 },
+			layout: { padding: 12 },
 			plugins: {
 				title: { display: true, text: chartTitle(labels), color: theme.text, font: { size: 18, weight: 'bold' } },
-				legend: { position: 'bottom', labels: { color: theme.text } },
+				legend: { position: 'bottom', reverse: true, labels: { color: theme.text } },
 			},
 			scales: {
 				x: {
