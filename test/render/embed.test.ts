@@ -197,8 +197,5 @@ test('a chart note is shown in the description', () => {
 });
 
 test('scope server names the server account', () => {
-	assert.match(
-		build(fresh(snapshot()), { scope: 'server' }).description ?? '',
-		/^Server's account: \*\*Acme Ads\*\*/u,
-	);
+	assert.match(build(fresh(snapshot()), { scope: 'server' }).description ?? '', /^Server's account: \*\*Acme Ads\*\*/u);
 });
