@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@redis/client';
-import type KeyvPostgres from '@keyv/postgres';
+import pg from 'pg';
 import { openStores } from '../../src/links/keyv-stores.js';
 import type { Stores } from '../../src/links/keyv-stores.js';
 
@@ -104,18 +104,20 @@ export async function postgresBackend(): Promise<Backend> {
 			// The adapter creates its table lazily; one write makes sure it exists before raw reads.
 			await stores.links.set('probe', 1);
 			await stores.links.delete('probe');
-			const adapter = stores.links.store as KeyvPostgres;
+			const raw = new pg.Client({ connectionString: POSTGRES_URL });
+			await raw.connect();
 			return {
 				stores,
 				dumpRaw: async () => {
-					const rows = (await adapter.query('SELECT key, value FROM keyv WHERE key LIKE $1', [`${prefix}%`])) as {
-						key: string;
-						value: string;
-					}[];
+					const { rows } = await raw.query<{ key: string; value: string }>(
+						'SELECT key, value FROM keyv WHERE key LIKE $1',
+						[`${prefix}%`],
+					);
 					return rows.map((row) => `${row.key}=${row.value}`).join('\n');
 				},
 				cleanup: async () => {
-					await adapter.query('DELETE FROM keyv WHERE key LIKE $1', [`${prefix}%`]);
+					await raw.query('DELETE FROM keyv WHERE key LIKE $1', [`${prefix}%`]);
+					await raw.end();
 					await stores.close();
 				},
 			};

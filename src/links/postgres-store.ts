@@ -1,0 +1,111 @@
+import { EventEmitter } from 'node:events';
+import pg from 'pg';
+import type { DatabaseError, Pool } from 'pg';
+import type { KeyvStoreAdapter, StoredData } from 'keyv';
+
+// Same layout as @keyv/postgres, so rows written before this adapter existed still read back.
+const TABLE = 'keyv';
+const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS ${TABLE} (key VARCHAR(255) PRIMARY KEY, value TEXT)`;
+const UNIQUE_VIOLATION = '23505';
+
+export interface PostgresPoolOptions {
+	connectTimeoutMs: number;
+	queryTimeoutMs: number;
+	max: number;
+	/** Receives errors of idle pooled connections (server restart, terminated backend) instead of a crash. */
+	onError: (error: unknown) => void;
+}
+
+/**
+ * A pool we own, unlike @keyv/postgres's hidden module-level one: pg-pool re-emits an idle connection's
+ * failure as 'error', which kills the process when nothing listens.
+ */
+export function openPostgresPool(uri: string, options: PostgresPoolOptions): Pool {
+	const pool = new pg.Pool({
+		connectionString: uri,
+		// Names our connections in pg_stat_activity unless the URI sets application_name itself.
+		fallback_application_name: 'adstats-discord-bot',
+		connectionTimeoutMillis: options.connectTimeoutMs,
+		query_timeout: options.queryTimeoutMs,
+		max: options.max,
+	});
+	pool.on('error', options.onError);
+	return pool;
+}
+
+/**
+ * Keyv store adapter over a shared pool. Keyv prefixes keys with the namespace and keeps `expires`
+ * inside the serialized value, so expiry is enforced by Keyv on read (an expired row is deleted then).
+ */
+export class PostgresStore extends EventEmitter implements KeyvStoreAdapter {
+	readonly opts = { dialect: 'postgres', table: TABLE };
+	namespace?: string | undefined;
+	readonly #pool: Pool;
+	#ready: Promise<void> | null = null;
+
+	constructor(pool: Pool) {
+		super();
+		this.#pool = pool;
+	}
+
+	async get<Value>(key: string): Promise<StoredData<Value> | undefined> {
+		const rows = await this.#query<{ value: string }>(`SELECT value FROM ${TABLE} WHERE key = $1`, [key]);
+		return rows[0]?.value as StoredData<Value> | undefined;
+	}
+
+	async getMany<Value>(keys: string[]): Promise<Array<StoredData<Value | undefined>>> {
+		const rows = await this.#query<{ key: string; value: string }>(
+			`SELECT key, value FROM ${TABLE} WHERE key = ANY($1)`,
+			[keys],
+		);
+		const byKey = new Map(rows.map((row) => [row.key, row.value]));
+		return keys.map((key) => byKey.get(key) as StoredData<Value | undefined>);
+	}
+
+	async has(key: string): Promise<boolean> {
+		return (await this.#query(`SELECT 1 FROM ${TABLE} WHERE key = $1`, [key])).length > 0;
+	}
+
+	async set(key: string, value: string): Promise<void> {
+		await this.#query(
+			`INSERT INTO ${TABLE} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+			[key, value],
+		);
+	}
+
+	async delete(key: string): Promise<boolean> {
+		return (await this.#query(`DELETE FROM ${TABLE} WHERE key = $1 RETURNING key`, [key])).length > 0;
+	}
+
+	async deleteMany(keys: string[]): Promise<boolean> {
+		return (await this.#query(`DELETE FROM ${TABLE} WHERE key = ANY($1) RETURNING key`, [keys])).length > 0;
+	}
+
+	/** Deletes this namespace's rows only (every row when no namespace is set). */
+	async clear(): Promise<void> {
+		const pattern = this.namespace ? `${this.namespace.replace(/[\\%_]/g, '\\$&')}:%` : '%';
+		await this.#query(`DELETE FROM ${TABLE} WHERE key LIKE $1`, [pattern]);
+	}
+
+	/** The pool belongs to whoever opened it; closing one namespace must not end the other's. */
+	async disconnect(): Promise<void> {}
+
+	async #query<Row>(text: string, values: unknown[]): Promise<Row[]> {
+		await this.#ensureTable();
+		return (await this.#pool.query<Row>(text, values)).rows;
+	}
+
+	// Retried after a failure: a database that was down at start-up must not break the store for good.
+	async #ensureTable(): Promise<void> {
+		this.#ready ??= this.#pool
+			.query(CREATE_TABLE)
+			.then(() => undefined)
+			.catch((error: DatabaseError) => {
+				// Two connections racing to create the table: the loser sees a unique violation, the table exists.
+				if (error.code === UNIQUE_VIOLATION) return;
+				this.#ready = null;
+				throw error;
+			});
+		return this.#ready;
+	}
+}
