@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import Database from 'better-sqlite3';
+import type KeyvSqlite from '@keyv/sqlite';
+import { openStores } from '../../src/links/keyv-stores.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { purgeExpiredSqliteRows, startSqlitePurge } from '../../src/links/sqlite-purge.js';
+
+function keysInFile(file: string): string[] {
+	const db = new Database(file, { readonly: true });
+	try {
+		return db
+			.prepare<[], { key: string }>('SELECT key FROM keyv ORDER BY key')
+			.all()
+			.map((row) => row.key);
+	} finally {
+		db.close();
+	}
+}
+
+test('a purge deletes expired cache rows from the SQLite file and keeps fresh ones and links', async (t) => {
+	const dir = mkdtempSync(join(tmpdir(), 'links-purge-'));
+	const file = join(dir, 'bot.sqlite');
+	const stores = await openStores(`sqlite://${file}`);
+	t.after(async () => {
+		await stores.close();
+		rmSync(dir, { recursive: true, force: true });
+	});
+	await stores.cache.set('stale', { n: 1 }, 1);
+	await stores.cache.set('fresh', { n: 2 }, 60_000);
+	await stores.links.set('user', 'sealed');
+	// A row that is not Keyv JSON must not make the whole purge fail.
+	await (stores.cache.store as KeyvSqlite).query("INSERT INTO keyv (key, value) VALUES ('odd', 'not json')");
+	assert.deepEqual(keysInFile(file), ['links:user', 'odd', 'stats-cache:fresh', 'stats-cache:stale']);
+
+	const purged = await purgeExpiredSqliteRows(stores.cache.store as KeyvSqlite, Date.now() + 1000);
+
+	assert.equal(purged, 1);
+	assert.deepEqual(keysInFile(file), ['links:user', 'odd', 'stats-cache:fresh']);
+	assert.deepEqual(await stores.cache.get('fresh'), { n: 2 });
+	assert.equal(await stores.links.get('user'), 'sealed');
+});
+
+test('the periodic purge removes an expired row without a read, and stops when asked', async (t) => {
+	const dir = mkdtempSync(join(tmpdir(), 'links-purge-'));
+	const file = join(dir, 'bot.sqlite');
+	const stores = await openStores(`sqlite://${file}`);
+	t.after(async () => {
+		await stores.close();
+		rmSync(dir, { recursive: true, force: true });
+	});
+	const errors: unknown[] = [];
+	const purge = startSqlitePurge(stores.cache.store as KeyvSqlite, (error) => errors.push(error), 20);
+	await stores.cache.set('stale', 1, 1);
+	await sleep(150);
+	assert.deepEqual(keysInFile(file), []);
+
+	await purge.stop();
+	await stores.cache.set('stale', 1, 1);
+	await sleep(100);
+	assert.deepEqual(keysInFile(file), ['stats-cache:stale']);
+	assert.deepEqual(errors, []);
+});
