@@ -125,7 +125,7 @@ test('a rejected key never falls back to a cached snapshot', async () => {
 	await assert.rejects(stats.fetchSnapshot(KEY), KeyRejectedError);
 });
 
-test('verifyKey always asks upstream and refreshes the cache', async () => {
+test('verifyKey always asks upstream, even within the TTL, and never falls back', async () => {
 	const stats = client();
 	await stats.fetchSnapshot(KEY);
 	await stats.verifyKey(KEY);
@@ -133,6 +133,21 @@ test('verifyKey always asks upstream and refreshes the cache', async () => {
 	assert.equal(requests, 3);
 	mode = 'down';
 	await assert.rejects(stats.verifyKey(KEY), UpstreamUnreachableError);
+});
+
+test('verifyKey refreshes the cache: a fetch within the TTL after it reuses its snapshot', async () => {
+	const stats = client();
+	await stats.fetchSnapshot(KEY);
+	clock += 30_000;
+	const verifiedAt = clock;
+	const verified = await stats.verifyKey(KEY);
+	// 70 s after the first fetch (past its TTL) but 40 s after the verification (within it).
+	clock += 40_000;
+	const result = await stats.fetchSnapshot(KEY);
+	assert.equal(requests, 2, 'no upstream request after the verification');
+	assert.equal(result.fetchedAt, verifiedAt);
+	assert.equal(result.isStale, false);
+	assert.deepEqual(result.snapshot, verified);
 });
 
 test('the cache store holds no API key in clear', async () => {

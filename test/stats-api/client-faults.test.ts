@@ -158,7 +158,19 @@ describe('stats client against a misbehaving endpoint', () => {
 			{ date: '2026-11-20', sends: 0 },
 			{ date: '2026-11-21', sends: 7 },
 		]);
-		assert.ok(!('surprise' in snapshot));
+		// Only the documented fields survive: the body's extra fields must not leak into the snapshot.
+		assert.deepEqual(Object.keys(snapshot), ['sends', 'joins', 'meta']);
+		assert.deepEqual(Object.keys(snapshot.sends), [
+			'today',
+			'weekly',
+			'monthly',
+			'allTime',
+			'failedAllTime',
+			'dailyBreakdown',
+		]);
+		assert.deepEqual(Object.keys(snapshot.joins), ['today', 'weekly', 'monthly', 'allTime']);
+		assert.deepEqual(Object.keys(snapshot.meta), ['generatedAt', 'user']);
+		for (const day of snapshot.sends.dailyBreakdown) assert.deepEqual(Object.keys(day), ['date', 'sends']);
 	});
 
 	test('the client keeps working after every fault (no pinned connections)', async () => {
