@@ -25,7 +25,8 @@ const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import
 	name: string;
 	version: string;
 };
-export const DEFAULT_USER_AGENT = `${packageJson.name}/${packageJson.version} (Discord bot)`;
+/** `adstats-discord-bot/<version>`, both read from package.json. */
+export const DEFAULT_USER_AGENT = `${packageJson.name}/${packageJson.version}`;
 
 /** One keep-alive pool for the stats endpoint; per-phase timeouts stay under the whole-call budget. */
 export function createStatsAgent(timeoutMs: number): Agent {
