@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
-import type { DatabaseError, Pool } from 'pg';
+import type { DatabaseError, Pool, QueryResultRow } from 'pg';
 import type { KeyvStoreAdapter, StoredData } from 'keyv';
 
 // Same layout as @keyv/postgres, so rows written before this adapter existed still read back.
@@ -90,7 +90,7 @@ export class PostgresStore extends EventEmitter implements KeyvStoreAdapter {
 	/** The pool belongs to whoever opened it; closing one namespace must not end the other's. */
 	async disconnect(): Promise<void> {}
 
-	async #query<Row>(text: string, values: unknown[]): Promise<Row[]> {
+	async #query<Row extends QueryResultRow>(text: string, values: unknown[]): Promise<Row[]> {
 		await this.#ensureTable();
 		return (await this.#pool.query<Row>(text, values)).rows;
 	}
