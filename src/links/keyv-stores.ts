@@ -90,16 +90,17 @@ async function openSqlite(storeUrl: string, namespaces: string[], onError: Error
 		import('@keyv/sqlite'),
 		import('./sqlite-purge.js'),
 	]);
-	const adapters = await Promise.all(
-		namespaces.map(async () => {
-			const adapter = new KeyvSqlite({ uri: storeUrl, busyTimeout: SQLITE_BUSY_TIMEOUT_MS });
-			// The adapter reports a failed open both by rejecting and by emitting; the rejection is what we act on.
-			adapter.on('error', () => undefined);
-			// WAL lets the two namespace connections (and a reader) work without blocking each other.
-			await adapter.query('PRAGMA journal_mode = WAL');
-			return adapter;
-		}),
-	);
+	// One connection at a time: two connections creating the table and switching a fresh file to WAL
+	// at once can fail with SQLITE_BUSY, which the busy timeout does not cover.
+	const adapters: InstanceType<typeof KeyvSqlite>[] = [];
+	for (const _namespace of namespaces) {
+		const adapter = new KeyvSqlite({ uri: storeUrl, busyTimeout: SQLITE_BUSY_TIMEOUT_MS });
+		// The adapter reports a failed open both by rejecting and by emitting; the rejection is what we act on.
+		adapter.on('error', () => undefined);
+		// WAL lets the two namespace connections (and a reader) work without blocking each other.
+		await adapter.query('PRAGMA journal_mode = WAL');
+		adapters.push(adapter);
+	}
 	// One purge covers the whole file, every namespace; it runs on the first connection.
 	const purge = adapters[0] ? startSqlitePurge(adapters[0], onError) : null;
 	return adapters.map((adapter, index) => ({
