@@ -34,6 +34,8 @@ export interface StatsClient {
 	close(): Promise<void>;
 }
 
+const MAX_RECENT_SNAPSHOTS = 1000;
+
 export function createStatsClient(options: StatsClientOptions): StatsClient {
 	const now = options.now ?? Date.now;
 	const baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -41,6 +43,16 @@ export function createStatsClient(options: StatsClientOptions): StatsClient {
 	const cache = new SnapshotCache(options.cache, options.cacheSecret);
 	const ttlMs = options.cacheTtlSeconds * 1000;
 	const inFlight = new Map<string, Promise<StatsResult>>();
+	// This process's latest snapshots, so a fresh one costs no store round trip; the shared store
+	// still answers for snapshots other shards fetched. Bounded: the oldest entry goes first.
+	const recent = new Map<string, CachedSnapshot>();
+	const remember = (cacheKey: string, entry: CachedSnapshot) => {
+		recent.delete(cacheKey);
+		recent.set(cacheKey, entry);
+		if (recent.size > MAX_RECENT_SNAPSHOTS) recent.delete(recent.keys().next().value as string);
+	};
+	const isFresh = (entry: CachedSnapshot | null | undefined): entry is CachedSnapshot =>
+		entry !== null && entry !== undefined && ttlMs > 0 && now() - entry.fetchedAt < ttlMs;
 	let upstreamRequests = 0;
 
 	const fetchUpstream = async (apiKey: string): Promise<StatsSnapshot> =>
@@ -58,19 +70,25 @@ export function createStatsClient(options: StatsClientOptions): StatsClient {
 
 	const fetchAndStore = async (apiKey: string, cacheKey: string): Promise<CachedSnapshot> => {
 		const fresh = { snapshot: await fetchUpstream(apiKey), fetchedAt: now() };
+		remember(cacheKey, fresh);
 		await cache.write(cacheKey, fresh);
 		return fresh;
 	};
 
 	const resolve = async (apiKey: string, cacheKey: string): Promise<StatsResult> => {
+		const local = recent.get(cacheKey);
+		if (isFresh(local)) return { ...local, isStale: false };
 		const cached = await cache.read(cacheKey);
-		if (cached && ttlMs > 0 && now() - cached.fetchedAt < ttlMs) return { ...cached, isStale: false };
+		if (isFresh(cached)) {
+			remember(cacheKey, cached);
+			return { ...cached, isStale: false };
+		}
 		try {
 			return { ...(await fetchAndStore(apiKey, cacheKey)), isStale: false };
 		} catch (error) {
 			// Only an unreachable endpoint is bridged: a rejected key must not keep showing old figures.
 			if (!(error instanceof UpstreamUnreachableError)) throw error;
-			const fallback = (await cache.read(cacheKey)) ?? cached;
+			const fallback = (await cache.read(cacheKey)) ?? cached ?? local;
 			if (fallback && now() - fallback.fetchedAt <= STALE_WINDOW_MS) return { ...fallback, isStale: true };
 			throw error;
 		}

@@ -165,3 +165,26 @@ test('the cache store holds no API key in clear', async () => {
 	assert.equal(keys.length, 1);
 	assert.match(keys[0] ?? '', /^[0-9a-f]{64}$/);
 });
+
+test('a fresh snapshot this process fetched is served from memory, without a store read', async () => {
+	const stats = client();
+	await stats.fetchSnapshot(KEY);
+	const get = stores.cache.get.bind(stores.cache);
+	let storeReads = 0;
+	stores.cache.get = (async (...args: Parameters<typeof get>) => {
+		storeReads += 1;
+		return get(...args);
+	}) as typeof stores.cache.get;
+	try {
+		const again = await stats.fetchSnapshot(KEY);
+		assert.equal(again.isStale, false);
+		assert.equal(storeReads, 0);
+		assert.equal(requests, 1);
+		clock += 2 * MINUTE; // past the TTL: back to the shared store, then upstream
+		await stats.fetchSnapshot(KEY);
+		assert.ok(storeReads >= 1);
+		assert.equal(requests, 2);
+	} finally {
+		stores.cache.get = get;
+	}
+});
