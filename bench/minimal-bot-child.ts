@@ -1,0 +1,32 @@
+// The baseline for the bot's own share of /stats: a minimal discord.js bot, in its own process
+// like the real one, that answers any command with the same defer + edit (an embed and the same
+// PNG) and does nothing else. What the product bot adds on top of this is its own work.
+import { readFileSync } from 'node:fs';
+import { Client, Events, GatewayIntentBits, MessageFlags } from 'discord.js';
+
+const [apiUrl = '', token = '', pngPath = ''] = process.argv.slice(2);
+const png = readFileSync(pngPath);
+// Same REST settings as the product bot (src/bot/client.ts), so only the bot's own work differs.
+const client = new Client({
+	intents: [GatewayIntentBits.Guilds],
+	rest: { api: apiUrl, globalRequestsPerSecond: 1000 },
+});
+
+client.on(Events.InteractionCreate, (interaction) => {
+	if (!interaction.isChatInputCommand()) return;
+	void (async () => {
+		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+		await interaction.editReply({
+			embeds: [{ title: 'Ad statistics', image: { url: 'attachment://chart.png' } }],
+			files: [{ attachment: png, name: 'chart.png' }],
+		});
+	})().catch((error: unknown) => console.error(error));
+});
+
+process.on('message', (message: { type: string }) => {
+	if (message.type === 'timings') process.send?.({ type: 'timings', upstreamMs: 0, renderMs: 0, upstreamRequests: 0 });
+	else if (message.type === 'stop') void client.destroy().then(() => process.exit(0));
+});
+
+client.once(Events.ClientReady, () => process.send?.({ type: 'ready' }));
+await client.login(token);
