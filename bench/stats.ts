@@ -141,10 +141,13 @@ export async function runStatsBench(): Promise<BenchFigure[]> {
 		bot = await startBotProcess(botEnv(sandbox, env, 60));
 		const hit = await measureSequential(sandbox, bot, member, SEQUENTIAL);
 		writeFileSync(join(dir, 'chart.png'), hit.png);
-		// Bursts start from an empty cache (linking had verified, and so cached, every key).
+		await bot.stop();
+		// Bursts start from an empty cache (linking had verified, and so cached, every key): the shared
+		// store is cleared and a new bot process starts with nothing in memory.
 		const stores = await openStores(env.STORE_URL);
 		await stores.cache.clear();
 		await stores.close();
+		bot = await startBotProcess(botEnv(sandbox, env, 60));
 		const oneAccount = await measureBurst(sandbox, bot, Array<string>(BURST).fill(member));
 		const manyAccounts = await measureBurst(sandbox, bot, burstUsers);
 		await bot.stop();
@@ -207,8 +210,8 @@ export async function runStatsBench(): Promise<BenchFigure[]> {
 				name: "/stats bot's own share p99 (cache miss)",
 				value: percentile(miss.own, 99),
 				unit: 'ms',
-				baseline: percentile(miss.total, 99),
-				goal: '< 5 ms (baseline: the whole p99)',
+				baseline: percentile(minimal.own, 99),
+				goal: '< 5 ms (baseline: a minimal discord.js bot sending the same defer + edit)',
 				met: percentile(miss.own, 99) < 5,
 			},
 			{
