@@ -7,10 +7,8 @@ import {
 import type { BotContext } from '../src/bot/context.js';
 import { replyIfCoolingDown } from '../src/bot/cooldown-reply.js';
 import { keyModal, readKeyField } from '../src/bot/key-modal.js';
-import { MESSAGES } from '../src/bot/error-replies.js';
+import { linkFailure } from '../src/bot/error-replies.js';
 import { linkConfirmation } from '../src/bot/link-replies.js';
-import { UserFacingError } from '../src/bot/user-facing-error.js';
-import { KeyRejectedError } from '../src/stats-api/errors.js';
 
 export const definition = new SlashCommandBuilder()
 	.setName('link')
@@ -25,8 +23,7 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
 export async function onModal(interaction: ModalSubmitInteraction, ctx: BotContext): Promise<void> {
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral }); // verifying the key calls the network
 	const info = await ctx.links.linkUser(interaction.user.id, readKeyField(interaction)).catch((error: unknown) => {
-		if (error instanceof KeyRejectedError) throw new UserFacingError(MESSAGES.linkKeyRejected);
-		throw error;
+		throw linkFailure(error, 'link');
 	});
 	await interaction.editReply(linkConfirmation(info, 'your account'));
 }

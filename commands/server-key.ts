@@ -11,9 +11,8 @@ import {
 import type { BotContext } from '../src/bot/context.js';
 import { keyModal, readKeyField } from '../src/bot/key-modal.js';
 import { formatAccountName, linkConfirmation } from '../src/bot/link-replies.js';
-import { MESSAGES } from '../src/bot/error-replies.js';
+import { linkFailure } from '../src/bot/error-replies.js';
 import { UserFacingError } from '../src/bot/user-facing-error.js';
-import { KeyRejectedError } from '../src/stats-api/errors.js';
 
 export const definition = new SlashCommandBuilder()
 	.setName('server-key')
@@ -57,8 +56,7 @@ export async function onModal(interaction: ModalSubmitInteraction, ctx: BotConte
 	const info = await ctx.links
 		.linkServer(guildId, readKeyField(interaction), interaction.user.id)
 		.catch((error: unknown) => {
-			if (error instanceof KeyRejectedError) throw new UserFacingError(MESSAGES.serverLinkKeyRejected);
-			throw error;
+			throw linkFailure(error, 'server-key set');
 		});
 	await interaction.editReply(linkConfirmation(info, 'this server'));
 }

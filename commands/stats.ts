@@ -45,7 +45,10 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
 	const share = interaction.options.getBoolean('share') ?? false;
 	if (await replyIfCoolingDown(interaction, ctx, 'stats')) return;
 	// Deferred privately even when sharing, so any failure stays private (DESIGN: /stats share:true).
-	const reply = await deferThen(interaction, () => statsReply(interaction, ctx, request, interaction.user.id));
+	const reply = await acknowledgeThen(
+		() => interaction.deferReply({ flags: MessageFlags.Ephemeral }),
+		() => statsReply(interaction, ctx, request, interaction.user.id),
+	);
 	if (share) {
 		await postPublicly(interaction, reply);
 		return;
@@ -54,7 +57,11 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
 	await interaction.editReply({ ...reply, components });
 }
 
-/** "Share in channel": posts a public copy of the owner's private reply as a new message. */
+/**
+ * "Share in channel": posts a public copy of the owner's private reply as a new message. The press
+ * is acknowledged as an update of the private message, which then loses its button: a press adds
+ * no message of its own and cannot post duplicates.
+ */
 export async function onButton(interaction: ButtonInteraction, ctx: BotContext): Promise<void> {
 	const [, action, ownerId, scope, days] = interaction.customId.split(':');
 	if (action !== 'share' || !ownerId || !isScope(scope) || !isChartDays(Number(days))) {
@@ -64,10 +71,13 @@ export async function onButton(interaction: ButtonInteraction, ctx: BotContext):
 		throw new UserFacingError('Only the member who ran `/stats` can share this result.');
 	}
 	if (await replyIfCoolingDown(interaction, ctx, 'share')) return;
-	const reply = await deferThen(interaction, () =>
-		statsReply(interaction, ctx, { scope, days: Number(days) as ChartDays }, ownerId),
+	const request = { scope, days: Number(days) as ChartDays };
+	const reply = await acknowledgeThen(
+		() => interaction.deferUpdate(),
+		() => statsReply(interaction, ctx, request, ownerId),
 	);
-	await postPublicly(interaction, reply);
+	await interaction.followUp(reply); // no Ephemeral flag: a new public message
+	await interaction.editReply({ components: [] });
 }
 
 function readRequest(interaction: ChatInputCommandInteraction): StatsRequest {
@@ -80,15 +90,15 @@ function readRequest(interaction: ChatInputCommandInteraction): StatsRequest {
 }
 
 /**
- * Sends the private defer first, then builds the reply while Discord acknowledges it: the member
- * waits for the slower of the two, not their sum. A failure surfaces only once the defer has
- * landed, so the router answers it by editing the deferred reply.
+ * Sends the acknowledgement first, then builds the reply while Discord processes it: the member
+ * waits for the slower of the two, not their sum. A failure surfaces only once the acknowledgement
+ * has landed, so the router answers it as a follow-up or edit of the acknowledged interaction.
  */
-async function deferThen<T>(interaction: RepliableInteraction, work: () => Promise<T>): Promise<T> {
-	const deferred = interaction.deferReply({ flags: MessageFlags.Ephemeral });
+async function acknowledgeThen<T>(acknowledge: () => Promise<unknown>, work: () => Promise<T>): Promise<T> {
+	const acknowledged = acknowledge();
 	const result = work();
 	result.catch(() => undefined); // awaited below; this only keeps an early rejection from counting as unhandled
-	await deferred;
+	await acknowledged;
 	return result;
 }
 

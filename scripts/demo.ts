@@ -110,23 +110,28 @@ try {
 		await submitModal(sandbox.dispatchCommand({ name: 'link', userId: MEMBER }), memberAccount.apiKey, MEMBER),
 	);
 	const stats = sandbox.dispatchCommand({ name: 'stats', userId: MEMBER });
-	record('Private stats with chart', '/stats', await stats.finalMessage(10_000));
+	const privateStats = await stats.finalMessage(10_000);
+	record('Private stats with chart', '/stats', privateStats);
 
 	const sharedBefore = publicMessages().length;
-	const share = sandbox.dispatchButton({ customId: `stats:share:${MEMBER}:me:30`, userId: MEMBER });
+	const share = sandbox.dispatchButton({
+		customId: `stats:share:${MEMBER}:me:30`,
+		userId: MEMBER,
+		messageId: privateStats.id,
+	});
 	await share.waitFor((handle) => handle.followUps.some((f) => f.status < 300), 10_000);
 	record('Share button: public copy', 'Share in channel', publicMessages()[sharedBefore]!);
 
-	const days90 = sandbox.dispatchCommand({
+	const shared = sandbox.dispatchCommand({
 		name: 'stats',
 		userId: MEMBER,
 		options: [
-			{ name: 'days', type: 4, value: 90 },
+			{ name: 'days', type: 4, value: 14 },
 			{ name: 'share', type: 5, value: true },
 		],
 	});
-	await days90.waitFor((handle) => handle.followUps.some((f) => f.status < 300), 10_000);
-	record('Shared 90-day chart', '/stats days:90 share:true', publicMessages().at(-1)!);
+	await shared.waitFor((handle) => handle.followUps.some((f) => f.status < 300), 10_000);
+	record('Shared 14-day chart', '/stats days:14 share:true', publicMessages().at(-1)!);
 
 	record(
 		'Server key without Manage Server',

@@ -16,12 +16,13 @@ export const MESSAGES = {
 	serverKeyRejected:
 		"The stats service rejected this server's API key. A server admin can link a new one with `/server-key set`.",
 	featureUnavailable:
-		'Statistics come with the V2 update of the advertising service and are not available yet. Your link is kept.',
+		'Statistics come with the V2 update of the advertising service and are not available yet. Linked keys are kept.',
 	unreachable: 'The stats service is unreachable right now. Try again in a minute.',
-	protocol: 'The stats service answered something unexpected. Try again later.',
+	protocol:
+		"The stats service answered something unexpected. If it keeps happening, let the bot's host know: the service may have changed.",
 	relinkNeeded: 'Your stored key can no longer be read. Run `/link` to link it again.',
 	serverRelinkNeeded: "This server's stored key can no longer be read. A server admin can run `/server-key set`.",
-	storage: 'The bot cannot reach its storage right now, so nothing was changed. Try again shortly.',
+	storage: 'The bot cannot reach its storage right now; nothing was saved or changed. Try again shortly.',
 	shuttingDown: 'The bot is restarting. Try again in a few seconds.',
 } as const;
 
@@ -32,6 +33,19 @@ export function rateLimitedMessage(retryAfterSeconds: number | null): string {
 
 export function cooldownMessage(seconds: number): string {
 	return `Slow down a little: try again in ${seconds} s.`;
+}
+
+/**
+ * A failed `/link` or `/server-key set`, rewritten so the member learns the key was not kept and
+ * which command to run again. Bugs pass through unchanged, to the router's incident path.
+ */
+export function linkFailure(error: unknown, command: 'link' | 'server-key set'): unknown {
+	if (error instanceof KeyRejectedError) {
+		return new UserFacingError(command === 'link' ? MESSAGES.linkKeyRejected : MESSAGES.serverLinkKeyRejected);
+	}
+	if (error instanceof InvalidKeyError || error instanceof UserFacingError) return error;
+	const reason = describeExpectedError(error);
+	return reason === null ? error : new UserFacingError(`${reason}\nThe key was not saved; run \`/${command}\` again.`);
 }
 
 /** The member-facing text for an expected failure, or null for a bug. */

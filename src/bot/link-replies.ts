@@ -1,11 +1,9 @@
-import { escapeMarkdown } from 'discord.js';
 import type { LinkInfo } from '../links/types.js';
+import { sanitizeAccountName } from '../render/embed.js';
 
-/** An account name as members see it: markdown escaped and unable to mention anyone. */
+/** An account name as members see it: one line, markdown escaped and unable to mention anyone. */
 export function formatAccountName(name: string | null): string {
-	if (name === null) return 'an unverified account';
-	const escaped = escapeMarkdown(name.slice(0, 100)).replace(/@/g, '@\u200b');
-	return `**${escaped}**`;
+	return name === null ? 'an unverified account' : `**${sanitizeAccountName(name)}**`;
 }
 
 /** Confirms a stored link; shows only the key's last 4 characters. */

@@ -4,6 +4,7 @@ import type { CommandModule } from './command-module.js';
 import type { BotContext } from './context.js';
 import { describeExpectedError, MESSAGES } from './error-replies.js';
 import type { Logger } from './logger.js';
+import { UserFacingError } from './user-facing-error.js';
 
 /** Discord errors that mean the interaction can no longer be answered: logged, never fatal. */
 const EXPIRED_INTERACTION_CODES = new Set([10062, 40060, 50027, 10015]);
@@ -33,6 +34,7 @@ export function createRouter(modules: readonly CommandModule[], ctx: BotContext)
 			if (!module || !handler) throw new Error(`no handler for custom id ${interaction.customId}`);
 			return handler.call(module, interaction as never, { ...ctx, log });
 		}
+		throw new UserFacingError('That action is not supported. Run `/help` to see what the bot can do.');
 	}
 
 	async function handleOne(interaction: Interaction): Promise<void> {
@@ -66,7 +68,7 @@ export function createRouter(modules: readonly CommandModule[], ctx: BotContext)
 			log.error({ err: error, incidentId }, 'interaction failed unexpectedly');
 			await answerPrivately(
 				interaction,
-				`Sorry, something went wrong on our side. If it keeps happening, quote incident \`${incidentId}\`.`,
+				`Sorry, something went wrong on our side. If it keeps happening, tell the server's admins or the bot's host and quote incident \`${incidentId}\`.`,
 				log,
 			);
 		}
@@ -115,7 +117,10 @@ function describeInteraction(interaction: RepliableInteraction): string {
 /** Answers privately whatever state the interaction is in: reply first, or edit what was deferred. */
 async function answerPrivately(interaction: RepliableInteraction, content: string, log: Logger): Promise<void> {
 	try {
-		if (interaction.deferred || interaction.replied) {
+		if (interaction.isMessageComponent() && (interaction.deferred || interaction.replied)) {
+			// Acknowledged as an update of the message holding the button: keep that message, add a private note.
+			await interaction.followUp({ content, flags: MessageFlags.Ephemeral });
+		} else if (interaction.deferred || interaction.replied) {
 			await interaction.editReply({ content, embeds: [], components: [], attachments: [] });
 		} else {
 			await interaction.reply({ content, flags: MessageFlags.Ephemeral });

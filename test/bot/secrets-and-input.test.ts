@@ -117,6 +117,13 @@ describe('bad input gets a clear private message and stores nothing', () => {
 		assert.match((await press.finalMessage()).content, /outdated/);
 	});
 
+	it('a component the bot does not handle is answered, not dropped', async () => {
+		const select = h.sandbox.dispatchButton({ customId: 'stats:pick', userId: USER, componentType: 3, values: ['x'] });
+		const message = await select.finalMessage();
+		assert.ok(message.isEphemeral);
+		assert.match(message.content, /not supported/);
+	});
+
 	it('an unexpected failure gets an apology with an incident id that is in the log', async () => {
 		const handle = h.sandbox.dispatchCommand({ name: 'no-such-command', userId: USER });
 		const message = await handle.finalMessage();

@@ -78,6 +78,24 @@ describe('stats-client failures reach the member as clear private messages', () 
 		assert.match(JSON.stringify(message.embeds[0]).toLowerCase(), /stale/);
 	});
 
+	it('a share press that fails is answered privately and leaves the private result in place', async () => {
+		const userId = String(nextUser++);
+		upstream.scenario = 'ok';
+		await linkViaModal(h, `scenario-key-${userId}-abcdef`, { userId });
+		const privateReply = await h.sandbox.dispatchCommand({ name: 'stats', userId }).finalMessage(5000);
+		upstream.scenario = '401';
+		const press = h.sandbox.dispatchButton({
+			customId: `stats:share:${userId}:me:30`,
+			userId,
+			messageId: privateReply.id,
+		});
+		await press.waitFor((x) => x.followUps.some((f) => f.status < 300), 5000);
+		const note = press.followUps.find((f) => f.status < 300)!;
+		assert.equal(note.flags & 64, 64, 'the error is private');
+		assert.equal(note.data.content, MESSAGES.keyRejected);
+		assert.equal(privateReply.embeds.length, 1, 'the private result stays');
+	});
+
 	it('a null-filled answer shows dashes instead of failing', async () => {
 		const { message } = await (async () => {
 			const userId = String(nextUser++);

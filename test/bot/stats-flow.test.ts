@@ -91,27 +91,30 @@ describe('the bot end to end, through the Discord stand-in and the bundled stats
 		assert.match(share, new RegExp(`stats:share:${ALICE}:me:14`));
 	});
 
-	it('the share button posts a public copy, for the invoker only', async () => {
+	it('the share button posts a public copy once, for the invoker only', async () => {
 		const buttonId = `stats:share:${ALICE}:me:30`;
-		const stranger = h.sandbox.dispatchButton({ customId: buttonId, userId: BOB });
+		const privateReply = await h.sandbox.dispatchCommand({ name: 'stats', userId: ALICE }).finalMessage();
+		assert.match(JSON.stringify(privateReply.components), new RegExp(buttonId));
+
+		const stranger = h.sandbox.dispatchButton({ customId: buttonId, userId: BOB, messageId: privateReply.id });
 		const refused = await stranger.finalMessage();
 		assert.ok(refused.isEphemeral);
 		assert.match(refused.content, /Only the member who ran `\/stats` can share/);
 
 		const channelId = h.sandbox.guilds[0]!.defaultChannelId;
 		const before = h.sandbox.channelMessages(channelId).length;
-		const press = h.sandbox.dispatchButton({ customId: buttonId, userId: ALICE });
+		const press = h.sandbox.dispatchButton({ customId: buttonId, userId: ALICE, messageId: privateReply.id });
+		assert.equal((await press.firstResponse()).type, 6, 'acknowledged as an update, adding no message');
 		await assertAcknowledgedInTime(press);
-		await press.waitFor((x) => x.followUps.some((f) => f.status < 300));
-		const confirmation = await press.finalMessage();
-		assert.ok(confirmation.isEphemeral);
-		assert.match(confirmation.content, /Posted in the channel/);
+		await press.waitFor((x) => x.followUps.some((f) => f.status < 300) && x.edits.some((e) => e.status < 300));
 		const posted = h.sandbox.channelMessages(channelId).slice(before);
 		assert.equal(posted.length, 1);
 		assert.equal(posted[0]!.isEphemeral, false);
 		assert.equal(posted[0]!.embeds.length, 1);
 		assert.equal(posted[0]!.files.length, 1);
 		assert.deepEqual(posted[0]!.components, [], 'the public copy carries no share button');
+		assert.deepEqual(privateReply.components, [], 'the private reply lost its button');
+		assert.equal(privateReply.embeds.length, 1, 'and kept its figures');
 	});
 
 	it('stats share:true keeps the deferral private and posts the result publicly', async () => {
