@@ -17,9 +17,24 @@ export function formatGeneratedAt(date: Date, microsWithinMs = 0): string {
 	return `${date.toISOString().slice(0, 23)}${micros}+00:00`;
 }
 
-/** The wall clock with sub-millisecond precision, for `generated_at` when no clock is injected. */
+// `performance.timeOrigin + performance.now()` runs on the monotonic clock and drifts from the wall clock in a
+// long-running process, so the milliseconds come from Date.now() and only the microseconds from the timer, which
+// is re-anchored whenever the two disagree on the millisecond.
+let timerAnchorMs = performance.timeOrigin;
+let last = { wholeMs: 0, micros: 0 };
+
+/** The wall clock (Date.now()'s milliseconds) with microseconds from the high-resolution timer, for `generated_at`. */
 export function preciseNow(): { date: Date; microsWithinMs: number } {
-	const epochMs = performance.timeOrigin + performance.now();
-	const wholeMs = Math.floor(epochMs);
-	return { date: new Date(wholeMs), microsWithinMs: Math.floor((epochMs - wholeMs) * 1000) };
+	const wholeMs = Date.now();
+	const timerMs = performance.now();
+	let estimateMs = timerAnchorMs + timerMs;
+	if (Math.floor(estimateMs) !== wholeMs) {
+		timerAnchorMs = wholeMs - timerMs;
+		estimateMs = wholeMs;
+	}
+	let micros = Math.min(999, Math.max(0, Math.floor((estimateMs - wholeMs) * 1000)));
+	// A re-anchor may move the timer back within the millisecond; never go back within one.
+	if (wholeMs === last.wholeMs && micros <= last.micros) micros = Math.min(999, last.micros + 1);
+	last = { wholeMs, micros };
+	return { date: new Date(wholeMs), microsWithinMs: micros };
 }
