@@ -57,9 +57,11 @@ describe('service command line', () => {
 		assert.equal((await runCli(['account', 'revoke', 'nobody', '--db', db])).code, 1);
 	});
 
-	test('demo creates, then replaces, an account with 120 days of activity and a working key', async () => {
+	test('demo creates, then replaces, an account with 119-120 days of activity and a working key', async () => {
 		const first = await runCli(['demo', '--db', db]);
+		const startedMs = Date.now();
 		const second = await runCli(['demo', '--db', db]);
+		const endedMs = Date.now();
 		assert.equal(second.code, 0, second.stderr);
 		const [firstKey, secondKey] = [KEY.exec(first.stdout)?.[0] ?? '', KEY.exec(second.stdout)?.[0] ?? ''];
 		const store = openStatsStore(db);
@@ -67,13 +69,13 @@ describe('service command line', () => {
 			assert.equal(store.authenticate(firstKey), null);
 			const account = store.authenticate(secondKey);
 			assert.equal(account?.name, 'demo');
-			const stats = store.computeStats('demo', new Date()).data;
-			const failedShare = stats.sends.failed_all_time / (stats.sends.all_time + stats.sends.failed_all_time);
-			assert.ok(failedShare > 0.03 && failedShare < 0.08, `failed share ${failedShare}`);
-			assert.ok(stats.joins.all_time > 0 && stats.joins.all_time < stats.sends.all_time);
-			assert.ok(stats.sends.daily_breakdown.slice(0, -1).every((day) => day.sends > 0));
+			// The CLI seeds with the real clock, whose "today" has no events for a few minutes after 00:00 UTC;
+			// demo.test.ts pins the clock for the exact figures.
 			const days = store.db.prepare('SELECT COUNT(*) AS n FROM daily_rollups').get() as { n: number };
-			assert.equal(days.n, 120);
+			const pastTenAfterMidnight = (ms: number) => ms % 86_400_000 >= 600_000;
+			const sameDay = Math.floor(startedMs / 86_400_000) === Math.floor(endedMs / 86_400_000);
+			if (sameDay && pastTenAfterMidnight(startedMs)) assert.equal(days.n, 120);
+			else assert.ok(days.n === 119 || days.n === 120, `${days.n} days`);
 		} finally {
 			store.close();
 		}

@@ -118,10 +118,11 @@ describe('stats service contract', () => {
 	});
 
 	test('daily_breakdown holds 30 consecutive dates, oldest first, ending today (UTC)', async () => {
+		const todayBefore = new Date().toISOString().slice(0, 10);
 		const body = JSON.parse((await sendRequest(server.url, { headers: bearer() })).body);
 		const dates: string[] = body.data.sends.daily_breakdown.map((entry: { date: string }) => entry.date);
-		const today = new Date().toISOString().slice(0, 10);
-		assert.equal(dates.at(-1), today);
+		// A request may cross 00:00 UTC: either side's day is "today".
+		assert.ok([todayBefore, new Date().toISOString().slice(0, 10)].includes(dates.at(-1) ?? ''), dates.at(-1));
 		for (let i = 1; i < dates.length; i += 1) {
 			assert.equal(Date.parse(`${dates[i]}T00:00:00Z`) - Date.parse(`${dates[i - 1]}T00:00:00Z`), 86_400_000);
 		}
@@ -131,7 +132,8 @@ describe('stats service contract', () => {
 		const before = Date.now();
 		const body = JSON.parse((await sendRequest(server.url, { headers: bearer() })).body);
 		const generatedAt = Date.parse(body.data.meta.generated_at.replace(/(\.\d{3})\d{3}/, '$1'));
-		assert.ok(generatedAt >= before - 1 && generatedAt <= Date.now() + 1);
+		// Its milliseconds are Date.now()'s; 50 ms of slack only absorbs clock steps, not timer drift.
+		assert.ok(generatedAt >= before - 50 && generatedAt <= Date.now() + 50, body.data.meta.generated_at);
 	});
 
 	test('the scheme is matched case-insensitively and a query string is ignored', async () => {
@@ -256,6 +258,7 @@ describe('stats service contract', () => {
 		await agentResponse.text();
 		const started = Date.now();
 		await own.close();
-		assert.ok(Date.now() - started < 1000);
+		// An idle keep-alive connection left to time out would hold close() for 4-5 s; 3 s allows a loaded machine.
+		assert.ok(Date.now() - started < 3000, `close() took ${Date.now() - started} ms`);
 	});
 });
