@@ -134,7 +134,8 @@ test('QuickChart never answering makes render reject within its deadline', async
 	await assert.rejects(renderer.render(buildChartConfig(week(), { days: 7 }).config, CHART_SIZE), /300 ms/u);
 	const elapsed = performance.now() - started;
 	assert.ok(elapsed >= 250, `rejected after ${elapsed} ms, before the deadline`);
-	assert.ok(elapsed < 1500, `rejected after ${elapsed} ms`);
+	// A hang would never reject; 3 s only allows for a loaded machine.
+	assert.ok(elapsed < 3000, `rejected after ${elapsed} ms`);
 	assert.equal(requests.length, 1, 'the request did reach the server');
 });
 
@@ -161,6 +162,6 @@ test('renderChartSafely turns each QuickChart failure into a text-only reply wit
 		const chart = await renderChartSafely(renderer, week(), { days: 7 });
 		assert.deepEqual(chart, { png: null, note: CHART_UNAVAILABLE_NOTE, fileName: null }, failure);
 		assert.equal(CHART_UNAVAILABLE_NOTE, 'Chart unavailable right now.');
-		assert.ok(performance.now() - started < 1500, `${failure} took too long`);
+		assert.ok(performance.now() - started < 3000, `${failure} took too long`);
 	}
 });
