@@ -135,7 +135,10 @@ function chartTitle(labels: readonly string[]): string {
 function availabilityNote(shown: number, asked: number): string | null {
 	if (shown >= asked) return null;
 	if (shown === 0) return 'No daily data available yet.';
-	return `Only ${shown} ${shown === 1 ? 'day' : 'days'} of data available.`;
+	// The account may be older: the endpoint decides how many days its breakdown holds.
+	return shown === 1
+		? 'The stats service gives 1 day of figures; the chart shows it.'
+		: `The stats service gives the last ${shown} days; the chart shows those.`;
 }
 
 /** "Nov 21" for en-US, "21. Nov." for de; the breakdown's dates are UTC calendar days. */

@@ -113,9 +113,12 @@ test('each theme sets its own background, text, grid and series colours', () => 
 test('a note says so when fewer days are available than asked', () => {
 	const built = buildChartConfig(breakdown(12), { days: 30 });
 	assert.equal(built.shownDays, 12);
-	assert.equal(built.note, 'Only 12 days of data available.');
+	assert.equal(built.note, 'The stats service gives the last 12 days; the chart shows those.');
 	assert.equal(built.config.data.labels?.length, 12);
-	assert.equal(buildChartConfig(breakdown(1), { days: 7 }).note, 'Only 1 day of data available.');
+	assert.equal(
+		buildChartConfig(breakdown(1), { days: 7 }).note,
+		'The stats service gives 1 day of figures; the chart shows it.',
+	);
 	assert.equal(buildChartConfig([], { days: 7 }).note, 'No daily data available yet.');
 	assert.equal(buildChartConfig([], { days: 7 }).shownDays, 0);
 });

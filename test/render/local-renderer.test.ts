@@ -98,7 +98,7 @@ test('renderChartSafely with an empty breakdown gives no PNG and a note', async 
 test('renderChartSafely passes on the note when fewer days exist than asked', async () => {
 	const chart = await renderChartSafely(renderer, breakdown(12), { days: 30 });
 	assert.ok(chart.png);
-	assert.equal(chart.note, 'Only 12 days of data available.');
+	assert.equal(chart.note, 'The stats service gives the last 12 days; the chart shows those.');
 	assert.equal(chart.fileName, 'stats-30d.png');
 });
 

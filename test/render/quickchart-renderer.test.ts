@@ -117,7 +117,11 @@ test('a QUICKCHART_URL with a path prefix posts to the prefixed /chart', async (
 test('renderChartSafely through QuickChart names the file for the range', async () => {
 	const renderer = createChartRenderer('quickchart', { quickchartUrl: baseUrl, timeoutMs: 2000 });
 	const chart = await renderChartSafely(renderer, week(), { days: 30, theme: 'light' });
-	assert.deepEqual(chart, { png: TINY_PNG, note: 'Only 7 days of data available.', fileName: 'stats-30d.png' });
+	assert.deepEqual(chart, {
+		png: TINY_PNG,
+		note: 'The stats service gives the last 7 days; the chart shows those.',
+		fileName: 'stats-30d.png',
+	});
 	assert.equal(requests[0]?.body.backgroundColor, '#ffffff');
 });
 
