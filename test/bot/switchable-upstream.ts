@@ -1,8 +1,7 @@
 // A stats endpoint whose behaviour the test switches between calls: any scenario of the client's
 // fault server, so the bot meets each failure after the member linked while all was well.
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { SCENARIOS, validBody } from '../stats-api/fault-server.js';
+import { listenOnLoopback, SCENARIOS, validBody } from '../stats-api/fault-server.js';
 
 export interface SwitchableUpstream {
 	url: string;
@@ -13,7 +12,6 @@ export interface SwitchableUpstream {
 }
 
 export async function startSwitchableUpstream(initial = 'ok'): Promise<SwitchableUpstream> {
-	const sockets = new Set<Socket>();
 	const state = { scenario: initial, requests: 0 };
 	const server = createServer((req, res) => {
 		state.requests += 1;
@@ -21,14 +19,9 @@ export async function startSwitchableUpstream(initial = 'ok'): Promise<Switchabl
 		if (!handler) throw new Error(`unknown scenario ${state.scenario}`);
 		handler(req, res, state.requests);
 	});
-	server.on('connection', (socket) => {
-		sockets.add(socket);
-		socket.on('close', () => sockets.delete(socket));
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
+	const { url, close } = await listenOnLoopback(server);
 	return {
-		url: `http://127.0.0.1:${port}`,
+		url,
 		get scenario() {
 			return state.scenario;
 		},
@@ -38,10 +31,7 @@ export async function startSwitchableUpstream(initial = 'ok'): Promise<Switchabl
 		get requests() {
 			return state.requests;
 		},
-		close: async () => {
-			for (const socket of sockets) socket.destroy();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
-		},
+		close,
 	};
 }
 

@@ -1,6 +1,6 @@
 // A loopback HTTP server that misbehaves on request: the bearer key names the scenario, so one
 // server serves every test at once. Each scenario is a plain handler over Node's own http.
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -115,17 +115,9 @@ export interface FaultServer {
 	close(): Promise<void>;
 }
 
-export async function startFaultServer(): Promise<FaultServer> {
-	const hits = new Map<string, number>();
+/** Listens on a free loopback port; `close` also ends open connections, hung ones included. */
+export async function listenOnLoopback(server: Server): Promise<{ url: string; close(): Promise<void> }> {
 	const sockets = new Set<Socket>();
-	const server = createServer((req, res) => {
-		const scenario = (req.headers.authorization ?? '').replace(/^Bearer scenario-/, '');
-		const attempt = (hits.get(scenario) ?? 0) + 1;
-		hits.set(scenario, attempt);
-		const handler = SCENARIOS[scenario];
-		if (!handler || req.url !== '/api/v1/stats') return json(res, 400, errorBody('unknown_scenario'));
-		handler(req, res, attempt);
-	});
 	server.on('connection', (socket) => {
 		sockets.add(socket);
 		socket.on('close', () => sockets.delete(socket));
@@ -134,10 +126,22 @@ export async function startFaultServer(): Promise<FaultServer> {
 	const { port } = server.address() as AddressInfo;
 	return {
 		url: `http://127.0.0.1:${port}`,
-		hits,
 		close: async () => {
 			for (const socket of sockets) socket.destroy();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 		},
 	};
+}
+
+export async function startFaultServer(): Promise<FaultServer> {
+	const hits = new Map<string, number>();
+	const server = createServer((req, res) => {
+		const scenario = (req.headers.authorization ?? '').replace(/^Bearer scenario-/, '');
+		const attempt = (hits.get(scenario) ?? 0) + 1;
+		hits.set(scenario, attempt);
+		const handler = SCENARIOS[scenario];
+		if (!handler || req.url !== '/api/v1/stats') return json(res, 400, errorBody('unknown_scenario'));
+		handler(req, res, attempt);
+	});
+	return { ...(await listenOnLoopback(server)), hits };
 }
