@@ -11,7 +11,8 @@ import {
 import type { BotContext } from '../src/bot/context.js';
 import { replyIfCoolingDown } from '../src/bot/cooldown-reply.js';
 import { fetchStatsFor, type StatsScope } from '../src/bot/resolve-key.js';
-import { buildStatsReply, CHART_DAYS, type ChartDays, type StatsReply } from '../src/bot/stats-reply.js';
+import { buildStatsReply, type StatsReply } from '../src/bot/stats-reply.js';
+import { CHART_DAYS, type ChartDays } from '../src/render/chart.js';
 import { UserFacingError } from '../src/bot/user-facing-error.js';
 
 const DEFAULT_DAYS: ChartDays = 30;

@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import type { LinkStore } from '../links/types.js';
 import type { ChartRenderer } from '../render/chart-renderer.js';
-import type { StatsResult, StatsSnapshot } from '../stats-api/snapshot.js';
+import type { StatsResult } from '../stats-api/snapshot.js';
 import type { Cooldowns } from './cooldowns.js';
 import type { Logger } from './logger.js';
 
@@ -20,5 +20,3 @@ export interface BotContext {
 	cooldowns: Cooldowns;
 	log: Logger;
 }
-
-export type { StatsSnapshot };

@@ -1,12 +1,10 @@
 import { AttachmentBuilder, type APIEmbed } from 'discord.js';
 import { renderChartSafely } from '../render/chart-output.js';
+import type { ChartDays } from '../render/chart.js';
 import { buildStatsEmbed } from '../render/embed.js';
 import type { StatsResult } from '../stats-api/snapshot.js';
 import type { BotContext } from './context.js';
 import type { StatsScope } from './resolve-key.js';
-
-export const CHART_DAYS = [7, 14, 30, 90] as const;
-export type ChartDays = (typeof CHART_DAYS)[number];
 
 export interface StatsReply {
 	embeds: APIEmbed[];

@@ -1,4 +1,5 @@
 import type { ChartConfiguration } from 'chart.js';
+import type { ChartRendererName } from '../config.js';
 
 /** How the PNG is painted beyond the chart itself. */
 export interface ChartRenderOptions {
@@ -8,7 +9,7 @@ export interface ChartRenderOptions {
 
 /** Turns a Chart.js v4 configuration (pure JSON, no functions) into PNG bytes. */
 export interface ChartRenderer {
-	readonly name: 'quickchart' | 'local' | 'none';
+	readonly name: ChartRendererName;
 	/** Resolves to PNG bytes, or null for the `none` renderer. Rejects when rendering fails. */
 	render(
 		config: ChartConfiguration,

@@ -2,7 +2,9 @@ import type { ChartConfiguration } from 'chart.js';
 import type { DailySends } from '../stats-api/snapshot.js';
 import { dateTimeFormat, resolveLocale } from './format.js';
 
-export type ChartDays = 7 | 14 | 30 | 90;
+/** The chart ranges `/stats days:` offers. */
+export const CHART_DAYS = [7, 14, 30, 90] as const;
+export type ChartDays = (typeof CHART_DAYS)[number];
 export type ChartTheme = 'dark' | 'light';
 
 /** Days averaged by the trend line (trailing window, including the day itself). */
