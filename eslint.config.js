@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-	{ ignores: ['node_modules/**', 'data/**', 'demo-output/**'] },
+	{ ignores: ['node_modules/**', 'data/**', 'demo-output/**', '.dependency-cruiser.cjs'] },
 	js.configs.recommended,
 	...tseslint.configs.recommended,
 	{

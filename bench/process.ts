@@ -2,7 +2,7 @@
 // process with --expose-gc, fed the same guilds by the Discord stand-in in this process.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { startDiscordSandbox } from '../test/sandbox/index.js';
+import { startDiscordSandbox } from '../sandbox/index.js';
 import type { BenchFigure } from './figures.js';
 
 const CHILD = fileURLToPath(new URL('./bot-child.ts', import.meta.url));

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { openStores } from '../src/links/index.js';
 import { openStatsStore, seedDemoAccount, startStatsServer } from '../src/service/index.js';
 import { registerBotCommands } from '../test/bot/harness.js';
-import { startDiscordSandbox, type DiscordSandbox } from '../test/sandbox/index.js';
+import { startDiscordSandbox, type DiscordSandbox } from '../sandbox/index.js';
 import type { BenchFigure } from './figures.js';
 import { percentile } from './percentile.js';
 import type { ChildTimings } from './stats-child.js';

@@ -9,7 +9,7 @@ import { startBot } from '../src/bot/start.js';
 import { loadConfig } from '../src/config.js';
 import { openStatsStore, seedDemoAccount, startStatsServer } from '../src/service/index.js';
 import { registerBotCommands } from '../test/bot/harness.js';
-import { startDiscordSandbox, type InteractionHandle, type SandboxMessage } from '../test/sandbox/index.js';
+import { startDiscordSandbox, type InteractionHandle, type SandboxMessage } from '../sandbox/index.js';
 import { renderDemoPage, type DemoStep } from './demo/html-page.js';
 
 const OUTPUT_DIR = resolve('demo-output');

@@ -3,7 +3,7 @@
 // Prints one JSON line ({ apiUrl, applicationId, guildIds, … }) when ready; Ctrl-C stops it.
 // The bot token is DISCORD_TOKEN when set, else the fixed SANDBOX_TOKEN below: it is never printed.
 import { parseArgs } from 'node:util';
-import { startDiscordSandbox } from '../test/sandbox/index.js';
+import { startDiscordSandbox } from '../sandbox/index.js';
 
 /** The token the standalone sandbox accepts when DISCORD_TOKEN is unset; valid nowhere but here. */
 export const SANDBOX_TOKEN = 'sandbox-bot-token';

@@ -5,7 +5,7 @@ import { Routes } from 'discord.js';
 import { createDiscordClient } from '../../src/bot/client.js';
 import { watchDiscordRefusals } from '../../src/bot/discord-refusals.js';
 import { createLogger } from '../../src/bot/logger.js';
-import { startDiscordSandbox, type DiscordSandbox } from '../sandbox/index.js';
+import { startDiscordSandbox, type DiscordSandbox } from '../../sandbox/index.js';
 
 describe('Discord refusals', () => {
 	let sandbox: DiscordSandbox;

@@ -10,7 +10,7 @@ import { registerCommands } from '../../src/bot/register.js';
 import { startBot, type RunningBot } from '../../src/bot/start.js';
 import { loadConfig } from '../../src/config.js';
 import { openStatsStore, seedDemoAccount, startStatsServer, type StatsStore } from '../../src/service/index.js';
-import { startDiscordSandbox, type DiscordSandbox, type InteractionHandle } from '../sandbox/index.js';
+import { startDiscordSandbox, type DiscordSandbox, type InteractionHandle } from '../../sandbox/index.js';
 
 export const ADMIN_PERMISSIONS = (1n << 5n).toString(); // Manage Server
 

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { MESSAGES } from '../../src/bot/error-replies.js';
 import { registerBotCommands } from './harness.js';
-import { startDiscordSandbox, type DiscordSandbox } from '../sandbox/index.js';
+import { startDiscordSandbox, type DiscordSandbox } from '../../sandbox/index.js';
 import { startSwitchableUpstream, type SwitchableUpstream } from './switchable-upstream.js';
 
 const MAIN = fileURLToPath(new URL('../../src/bot/main.ts', import.meta.url));

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { join } from 'node:path';
 import { MESSAGES } from '../../src/bot/error-replies.js';
 import { openStores, userLinkKey } from '../../src/links/index.js';
-import type { InteractionHandle } from '../sandbox/index.js';
+import type { InteractionHandle } from '../../sandbox/index.js';
 import {
 	ADMIN_PERMISSIONS,
 	createAccount,

@@ -16,8 +16,8 @@ import {
 	TextInputStyle,
 } from 'discord.js';
 import type { ModalActionRowComponentBuilder } from 'discord.js';
-import { startDiscordSandbox } from './index.js';
-import type { DiscordSandbox } from './index.js';
+import { startDiscordSandbox } from '../../sandbox/index.js';
+import type { DiscordSandbox } from '../../sandbox/index.js';
 import { startTestBot, TINY_PNG } from './test-bot.js';
 import type { TestBot } from './test-bot.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { startDiscordSandbox } from './index.js';
+import { startDiscordSandbox } from '../../sandbox/index.js';
 import { startTestBot } from './test-bot.js';
 
 test('a client in 2,500 guilds becomes ready with every guild cached', async (t) => {

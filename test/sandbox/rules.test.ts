@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
 import { DiscordAPIError, EmbedBuilder, MessageFlags } from 'discord.js';
-import { startDiscordSandbox } from './index.js';
-import type { DiscordSandbox, InteractionHandle } from './index.js';
+import { startDiscordSandbox } from '../../sandbox/index.js';
+import type { DiscordSandbox, InteractionHandle } from '../../sandbox/index.js';
 import { sleep, startTestBot, TINY_PNG } from './test-bot.js';
 import type { TestBot } from './test-bot.js';
 

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { Client, GatewayIntentBits } from 'discord.js';
 import type { Interaction } from 'discord.js';
-import type { DiscordSandbox } from './sandbox.js';
+import type { DiscordSandbox } from '../../sandbox/index.js';
 
 /** A tiny discord.js bot for the sandbox's own tests (not the product bot). */
 export interface TestBot {
