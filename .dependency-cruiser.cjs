@@ -16,6 +16,13 @@ module.exports = {
 			to: { path: '^commands/' },
 		},
 		{
+			name: 'commands-do-not-import-transports',
+			severity: 'error',
+			comment: 'Handlers see the transport-neutral interface only; src/bot imports commands, never the reverse.',
+			from: { path: '^(commands|src/(?!bot/))' },
+			to: { path: '^src/bot/' },
+		},
+		{
 			name: 'product-does-not-import-tests',
 			severity: 'error',
 			from: { path: '^(src|commands|sandbox)/' },

@@ -1,8 +1,6 @@
-import { MessageFlags, SlashCommandBuilder, type ChatInputCommandInteraction } from 'discord.js';
+import type { CommandInteraction } from '../src/interactions/types.js';
 
-export const definition = new SlashCommandBuilder()
-	.setName('help')
-	.setDescription('How to link a key and read your statistics');
+export { definition } from './definitions/help.js';
 
 const HELP_TEXT = [
 	'**Advertising stats in Discord**',
@@ -16,6 +14,6 @@ const HELP_TEXT = [
 	'Your key is never shown back in full and never a command option: use the form.',
 ].join('\n');
 
-export async function execute(interaction: ChatInputCommandInteraction): Promise<void> {
-	await interaction.reply({ content: HELP_TEXT, flags: MessageFlags.Ephemeral });
+export async function execute(interaction: CommandInteraction): Promise<void> {
+	await interaction.reply({ content: HELP_TEXT }, 'private');
 }

@@ -1,9 +1,9 @@
-import type { CommandModule } from '../src/bot/command-module.js';
+import type { CommandModule } from '../src/interactions/command-module.js';
 import * as help from './help.js';
 import * as link from './link.js';
 import * as serverKey from './server-key.js';
 import * as stats from './stats.js';
 import * as unlink from './unlink.js';
 
-/** Every slash command; the bot and `npm run register` both read this list. */
+/** Every slash command with its handlers; the bot's transports route interactions to these. */
 export const commandModules: readonly CommandModule[] = [stats, link, unlink, serverKey, help];

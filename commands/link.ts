@@ -1,29 +1,22 @@
-import {
-	MessageFlags,
-	SlashCommandBuilder,
-	type ChatInputCommandInteraction,
-	type ModalSubmitInteraction,
-} from 'discord.js';
-import type { BotContext } from '../src/bot/context.js';
-import { replyIfCoolingDown } from '../src/bot/cooldown-reply.js';
-import { keyModal, readKeyField } from '../src/bot/key-modal.js';
-import { linkFailure } from '../src/bot/error-replies.js';
-import { linkConfirmation } from '../src/bot/link-replies.js';
+import type { BotContext } from '../src/interactions/context.js';
+import { replyIfCoolingDown } from '../src/interactions/cooldown-reply.js';
+import { linkFailure } from '../src/interactions/error-replies.js';
+import { keyModal, readKeyField } from '../src/interactions/key-modal.js';
+import { linkConfirmation } from '../src/interactions/link-replies.js';
+import type { CommandInteraction, ModalInteraction } from '../src/interactions/types.js';
 
-export const definition = new SlashCommandBuilder()
-	.setName('link')
-	.setDescription('Link your advertising API key to your Discord account (asked in a private form)');
+export { definition } from './definitions/link.js';
 
-export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
+export async function execute(interaction: CommandInteraction, ctx: BotContext): Promise<void> {
 	if (await replyIfCoolingDown(interaction, ctx, 'link')) return;
 	// A modal must be the first response to its interaction: nothing may be deferred before it.
 	await interaction.showModal(keyModal('link:submit', 'Link your API key'));
 }
 
-export async function onModal(interaction: ModalSubmitInteraction, ctx: BotContext): Promise<void> {
-	await interaction.deferReply({ flags: MessageFlags.Ephemeral }); // verifying the key calls the network
-	const info = await ctx.links.linkUser(interaction.user.id, readKeyField(interaction)).catch((error: unknown) => {
+export async function onModal(interaction: ModalInteraction, ctx: BotContext): Promise<void> {
+	await interaction.defer('private'); // verifying the key calls the network
+	const info = await ctx.links.linkUser(interaction.userId, readKeyField(interaction)).catch((error: unknown) => {
 		throw linkFailure(error, 'link');
 	});
-	await interaction.editReply(linkConfirmation(info, 'your account'));
+	await interaction.editReply({ content: linkConfirmation(info, 'your account') });
 }

@@ -1,60 +1,33 @@
-import {
-	ActionRowBuilder,
-	ButtonBuilder,
-	ButtonStyle,
-	MessageFlags,
-	SlashCommandBuilder,
-	type ButtonInteraction,
-	type ChatInputCommandInteraction,
-	type RepliableInteraction,
-} from 'discord.js';
-import type { BotContext } from '../src/bot/context.js';
-import { replyIfCoolingDown } from '../src/bot/cooldown-reply.js';
-import { fetchStatsFor, type StatsScope } from '../src/bot/resolve-key.js';
-import { buildStatsReply, type StatsReply } from '../src/bot/stats-reply.js';
-import { CHART_DAYS, type ChartDays } from '../src/render/chart.js';
-import { UserFacingError } from '../src/bot/user-facing-error.js';
+import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
+import type { BotContext } from '../src/interactions/context.js';
+import { replyIfCoolingDown } from '../src/interactions/cooldown-reply.js';
+import type { ComponentInteraction, CommandInteraction, RepliableInteraction } from '../src/interactions/types.js';
+import { UserFacingError } from '../src/interactions/user-facing-error.js';
+import { isChartDays, parseStatsRequest, type StatsRequest } from '../src/stats/request.js';
+import { isStatsScope } from '../src/stats/scope.js';
+import { showStats } from '../src/stats/show-stats.js';
+import type { StatsReply } from '../src/stats/stats-reply.js';
 
-const DEFAULT_DAYS: ChartDays = 30;
+export { definition } from './definitions/stats.js';
 
-export const definition = new SlashCommandBuilder()
-	.setName('stats')
-	.setDescription("Show your advertising account's sends and joins")
-	.addStringOption((option) =>
-		option
-			.setName('scope')
-			.setDescription("Whose statistics: your own linked key (default) or this server's")
-			.addChoices({ name: 'me', value: 'me' }, { name: 'server', value: 'server' }),
-	)
-	.addIntegerOption((option) =>
-		option
-			.setName('days')
-			.setDescription('Days shown in the chart (default 30)')
-			.addChoices(...CHART_DAYS.map((days) => ({ name: `${days} days`, value: days }))),
-	)
-	.addBooleanOption((option) =>
-		option.setName('share').setDescription('Post the result publicly in this channel (default: only you see it)'),
-	);
-
-interface StatsRequest {
-	scope: StatsScope;
-	days: ChartDays;
-}
-
-export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
-	const request = readRequest(interaction);
-	const share = interaction.options.getBoolean('share') ?? false;
+export async function execute(interaction: CommandInteraction, ctx: BotContext): Promise<void> {
+	const request = parseStatsRequest({
+		scope: interaction.options.string('scope'),
+		days: interaction.options.integer('days'),
+	});
+	const share = interaction.options.boolean('share') ?? false;
 	if (await replyIfCoolingDown(interaction, ctx, 'stats')) return;
-	// Deferred privately even when sharing, so any failure stays private (DESIGN: /stats share:true).
+	// Deferred privately even when sharing, so any failure stays private.
 	const reply = await acknowledgeThen(
-		() => interaction.deferReply({ flags: MessageFlags.Ephemeral }),
-		() => statsReply(interaction, ctx, request, interaction.user.id),
+		() => interaction.defer('private'),
+		() => statsReply(interaction, ctx, request, interaction.userId),
 	);
 	if (share) {
 		await postPublicly(interaction, reply);
 		return;
 	}
-	const components = interaction.inGuild() ? [shareButton(interaction.user.id, request)] : [];
+	// A share button in a DM would post to the same private conversation: offer it in servers only.
+	const components = interaction.guildId !== null ? [shareButton(interaction.userId, request)] : [];
 	await interaction.editReply({ ...reply, components });
 }
 
@@ -63,31 +36,22 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
  * is acknowledged as an update of the private message, which then loses its button: a press adds
  * no message of its own and cannot post duplicates.
  */
-export async function onButton(interaction: ButtonInteraction, ctx: BotContext): Promise<void> {
+export async function onButton(interaction: ComponentInteraction, ctx: BotContext): Promise<void> {
 	const [, action, ownerId, scope, days] = interaction.customId.split(':');
-	if (action !== 'share' || !ownerId || !isScope(scope) || !isChartDays(Number(days))) {
+	if (action !== 'share' || !ownerId || !isStatsScope(scope) || !isChartDays(Number(days))) {
 		throw new UserFacingError('This button is outdated. Run `/stats` again.');
 	}
-	if (interaction.user.id !== ownerId) {
+	if (interaction.userId !== ownerId) {
 		throw new UserFacingError('Only the member who ran `/stats` can share this result.');
 	}
 	if (await replyIfCoolingDown(interaction, ctx, 'share')) return;
-	const request = { scope, days: Number(days) as ChartDays };
+	const request = parseStatsRequest({ scope, days: Number(days) });
 	const reply = await acknowledgeThen(
 		() => interaction.deferUpdate(),
 		() => statsReply(interaction, ctx, request, ownerId),
 	);
-	await interaction.followUp(reply); // no Ephemeral flag: a new public message
+	await interaction.followUp(reply, 'public');
 	await interaction.editReply({ components: [] });
-}
-
-function readRequest(interaction: ChatInputCommandInteraction): StatsRequest {
-	const scope = interaction.options.getString('scope') ?? 'me';
-	const days = interaction.options.getInteger('days') ?? DEFAULT_DAYS;
-	// Discord enforces the choices, but a stale client or a crafted request may not.
-	if (!isScope(scope)) throw new UserFacingError('`scope` must be `me` or `server`.');
-	if (!isChartDays(days)) throw new UserFacingError(`\`days\` must be one of ${CHART_DAYS.join(', ')}.`);
-	return { scope, days };
 }
 
 /**
@@ -103,14 +67,17 @@ async function acknowledgeThen<T>(acknowledge: () => Promise<unknown>, work: () 
 	return result;
 }
 
-async function statsReply(
+function statsReply(
 	interaction: RepliableInteraction,
 	ctx: BotContext,
 	request: StatsRequest,
 	userId: string,
 ): Promise<StatsReply> {
-	const result = await fetchStatsFor(ctx, { scope: request.scope, userId, guildId: interaction.guildId });
-	return buildStatsReply(ctx, result, { locale: interaction.locale, days: request.days, scope: request.scope });
+	return showStats(
+		ctx,
+		{ scope: request.scope, userId, guildId: interaction.guildId },
+		{ ...request, locale: interaction.locale },
+	);
 }
 
 /**
@@ -118,23 +85,17 @@ async function statsReply(
  * deferred (private) message itself, so only a follow-up sent after the edit is a new public message.
  */
 async function postPublicly(interaction: RepliableInteraction, reply: StatsReply): Promise<void> {
-	await interaction.editReply({ content: 'Posted in the channel.', embeds: [], components: [], attachments: [] });
-	await interaction.followUp(reply); // no Ephemeral flag: a new public message
+	await interaction.editReply({ content: 'Posted in the channel.', embeds: [], components: [], files: [] });
+	await interaction.followUp(reply, 'public');
 }
 
-function shareButton(ownerId: string, request: StatsRequest): ActionRowBuilder<ButtonBuilder> {
-	return new ActionRowBuilder<ButtonBuilder>().addComponents(
-		new ButtonBuilder()
-			.setCustomId(`stats:share:${ownerId}:${request.scope}:${request.days}`)
-			.setLabel('Share in channel')
-			.setStyle(ButtonStyle.Secondary),
-	);
-}
-
-function isScope(value: unknown): value is StatsScope {
-	return value === 'me' || value === 'server';
-}
-
-function isChartDays(value: number): value is ChartDays {
-	return (CHART_DAYS as readonly number[]).includes(value);
+function shareButton(ownerId: string, request: StatsRequest) {
+	return new ActionRowBuilder<ButtonBuilder>()
+		.addComponents(
+			new ButtonBuilder()
+				.setCustomId(`stats:share:${ownerId}:${request.scope}:${request.days}`)
+				.setLabel('Share in channel')
+				.setStyle(ButtonStyle.Secondary),
+		)
+		.toJSON();
 }

@@ -1,12 +1,12 @@
-import { MessageFlags, SlashCommandBuilder, type ChatInputCommandInteraction } from 'discord.js';
-import type { BotContext } from '../src/bot/context.js';
+import type { BotContext } from '../src/interactions/context.js';
+import type { CommandInteraction } from '../src/interactions/types.js';
 
-export const definition = new SlashCommandBuilder()
-	.setName('unlink')
-	.setDescription('Forget the API key linked to your Discord account');
+export { definition } from './definitions/unlink.js';
 
-export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
-	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-	const removed = await ctx.links.removeUserLink(interaction.user.id);
-	await interaction.editReply(removed ? 'Unlinked: the bot no longer stores your key.' : 'You had no key linked.');
+export async function execute(interaction: CommandInteraction, ctx: BotContext): Promise<void> {
+	await interaction.defer('private');
+	const removed = await ctx.links.removeUserLink(interaction.userId);
+	await interaction.editReply({
+		content: removed ? 'Unlinked: the bot no longer stores your key.' : 'You had no key linked.',
+	});
 }

@@ -1,5 +1,5 @@
 import { RESTEvents, type Client } from 'discord.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../logger.js';
 
 /** Statuses from Discord that mean the bot is misconfigured (401/403) or too busy (429). */
 const WATCHED = new Set([401, 403, 429]);

@@ -1,4 +1,4 @@
-import { commandModules } from '../../commands/index.js';
+import { commandDefinitions } from '../../commands/definitions/index.js';
 import { ConfigError, loadConfig, loadDotEnv } from '../config.js';
 import { registerCommands } from './register.js';
 
@@ -10,7 +10,7 @@ try {
 		token: config.discordToken,
 		applicationId: config.applicationId ?? '',
 		guildId: config.devGuildId,
-		modules: commandModules,
+		definitions: commandDefinitions,
 	});
 	const where = config.devGuildId ? `to guild ${config.devGuildId}` : 'globally (may take up to an hour to show)';
 	console.log(`Registered ${registered.length} commands ${where}: ${registered.map((c) => `/${c.name}`).join(', ')}`);

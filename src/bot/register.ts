@@ -1,6 +1,6 @@
 import { REST } from '@discordjs/rest';
 import { Routes, type RESTPutAPIApplicationCommandsResult } from 'discord.js';
-import type { CommandModule } from './command-module.js';
+import type { CommandDefinition } from '../interactions/command-module.js';
 
 /**
  * Bulk-overwrites the command set (idempotent: Discord keeps ids of unchanged commands).
@@ -11,12 +11,12 @@ export async function registerCommands(options: {
 	token: string;
 	applicationId: string;
 	guildId: string | null;
-	modules: readonly CommandModule[];
+	definitions: readonly CommandDefinition[];
 }): Promise<RESTPutAPIApplicationCommandsResult> {
 	const rest = new REST({ api: options.apiUrl }).setToken(options.token);
 	const route = options.guildId
 		? Routes.applicationGuildCommands(options.applicationId, options.guildId)
 		: Routes.applicationCommands(options.applicationId);
-	const body = options.modules.map((module) => module.definition.toJSON());
+	const body = options.definitions.map((definition) => definition.toJSON());
 	return (await rest.put(route, { body })) as RESTPutAPIApplicationCommandsResult;
 }

@@ -1,6 +1,7 @@
 import { escapeMarkdown } from 'discord.js';
 import type { APIEmbed, APIEmbedField } from 'discord.js';
 import type { Figure, StatsResult, StatsSnapshot } from '../stats-api/snapshot.js';
+import type { StatsScope } from '../stats/scope.js';
 import { fitEmbedToLimits } from './embed-limits.js';
 import { formatCount, formatDecimal, formatPercent, resolveLocale, truncate } from './format.js';
 
@@ -14,7 +15,7 @@ export interface StatsEmbedOptions {
 	/** The member's Discord locale (`interaction.locale`); unknown locales fall back to en-US. */
 	locale: string;
 	days: number;
-	scope: 'me' | 'server';
+	scope: StatsScope;
 	/** Name of the uploaded chart file; null or absent means the embed carries no image. */
 	chartFileName?: string | null;
 	/** A short remark about the chart ("Chart unavailable right now."), shown in the description. */

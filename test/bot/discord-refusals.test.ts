@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { Routes } from 'discord.js';
 import { createDiscordClient } from '../../src/bot/client.js';
 import { watchDiscordRefusals } from '../../src/bot/discord-refusals.js';
-import { createLogger } from '../../src/bot/logger.js';
+import { createLogger } from '../../src/logger.js';
 import { startDiscordSandbox, type DiscordSandbox } from '../../sandbox/index.js';
 
 describe('Discord refusals', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { describeExpectedError, MESSAGES } from '../../src/bot/error-replies.js';
-import { UserFacingError } from '../../src/bot/user-facing-error.js';
+import { describeExpectedError, MESSAGES } from '../../src/interactions/error-replies.js';
+import { UserFacingError } from '../../src/interactions/user-facing-error.js';
 import { InvalidKeyError, RelinkNeededError, StorageUnavailableError } from '../../src/links/errors.js';
 import {
 	FeatureUnavailableError,

@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { commandModules } from '../../commands/index.js';
+import { commandDefinitions } from '../../commands/definitions/index.js';
 import { registerCommands } from '../../src/bot/register.js';
 import { startBot, type RunningBot } from '../../src/bot/start.js';
 import { loadConfig } from '../../src/config.js';
@@ -34,7 +34,7 @@ export function registerBotCommands(sandbox: DiscordSandbox, guildId: string | n
 		token: sandbox.token,
 		applicationId: sandbox.applicationId,
 		guildId,
-		modules: commandModules,
+		definitions: commandDefinitions,
 	});
 }
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { DiscordAPIError } from 'discord.js';
-import { createLogger } from '../../src/bot/logger.js';
+import { createLogger } from '../../src/logger.js';
 
 function capture() {
 	const lines: string[] = [];

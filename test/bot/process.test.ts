@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { MESSAGES } from '../../src/bot/error-replies.js';
+import { MESSAGES } from '../../src/interactions/error-replies.js';
 import { registerBotCommands } from './harness.js';
 import { startDiscordSandbox, type DiscordSandbox } from '../../sandbox/index.js';
 import { startSwitchableUpstream, type SwitchableUpstream } from './switchable-upstream.js';

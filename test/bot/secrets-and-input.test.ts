@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { join } from 'node:path';
-import { MESSAGES } from '../../src/bot/error-replies.js';
+import { MESSAGES } from '../../src/interactions/error-replies.js';
 import { openStores, userLinkKey } from '../../src/links/index.js';
 import type { InteractionHandle } from '../../sandbox/index.js';
 import {

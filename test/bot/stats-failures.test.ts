@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { MESSAGES } from '../../src/bot/error-replies.js';
+import { MESSAGES } from '../../src/interactions/error-replies.js';
 import { assertAcknowledgedInTime, linkViaModal, startHarness, type Harness } from './harness.js';
 import { startSwitchableUpstream, type SwitchableUpstream } from './switchable-upstream.js';
 

@@ -1,23 +1,18 @@
 import { RelinkNeededError } from '../links/errors.js';
 import { KeyRejectedError } from '../stats-api/errors.js';
 import type { StatsResult } from '../stats-api/snapshot.js';
-import type { BotContext } from './context.js';
-import { MESSAGES } from './error-replies.js';
-import { UserFacingError } from './user-facing-error.js';
+import type { BotContext } from '../interactions/context.js';
+import { MESSAGES } from '../interactions/error-replies.js';
+import { UserFacingError } from '../interactions/user-facing-error.js';
+import type { StatsTarget } from './request.js';
 
-export type StatsScope = 'me' | 'server';
-
-export interface StatsTarget {
-	scope: StatsScope;
-	userId: string;
-	guildId: string | null;
-}
+type StatsDeps = Pick<BotContext, 'links' | 'stats'>;
 
 /**
  * Fetches the statistics of the chosen link. `me` uses the member's own link only (never the
  * server's as a silent fallback, so nobody mistakes the server's figures for their own).
  */
-export async function fetchStatsFor(ctx: BotContext, target: StatsTarget): Promise<StatsResult> {
+export async function fetchStatsFor(ctx: StatsDeps, target: StatsTarget): Promise<StatsResult> {
 	const apiKey = target.scope === 'me' ? await userKey(ctx, target) : await serverKey(ctx, target);
 	return ctx.stats.fetchSnapshot(apiKey).catch((error: unknown) => {
 		if (error instanceof KeyRejectedError && target.scope === 'server') {
@@ -27,7 +22,7 @@ export async function fetchStatsFor(ctx: BotContext, target: StatsTarget): Promi
 	});
 }
 
-async function userKey(ctx: BotContext, target: StatsTarget): Promise<string> {
+async function userKey(ctx: StatsDeps, target: StatsTarget): Promise<string> {
 	const linked = await ctx.links.getUserKey(target.userId);
 	if (linked) return linked.apiKey;
 	const serverHasKey = target.guildId !== null && (await ctx.links.getServerLink(target.guildId)) !== null;
@@ -37,7 +32,7 @@ async function userKey(ctx: BotContext, target: StatsTarget): Promise<string> {
 	);
 }
 
-async function serverKey(ctx: BotContext, target: StatsTarget): Promise<string> {
+async function serverKey(ctx: StatsDeps, target: StatsTarget): Promise<string> {
 	if (target.guildId === null) throw new UserFacingError('`scope:server` works inside a server, not in DMs.');
 	const linked = await ctx.links.getServerKey(target.guildId).catch((error: unknown) => {
 		if (error instanceof RelinkNeededError) throw new UserFacingError(MESSAGES.serverRelinkNeeded);

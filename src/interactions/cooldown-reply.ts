@@ -1,6 +1,6 @@
-import { MessageFlags, type RepliableInteraction } from 'discord.js';
 import type { BotContext } from './context.js';
 import { cooldownMessage } from './error-replies.js';
+import type { RepliableInteraction } from './types.js';
 
 /** Answers "try again in N s" and returns true while the member's cooldown for `action` runs. */
 export async function replyIfCoolingDown(
@@ -8,8 +8,8 @@ export async function replyIfCoolingDown(
 	ctx: BotContext,
 	action: string,
 ): Promise<boolean> {
-	const wait = ctx.cooldowns.take(interaction.user.id, action);
+	const wait = await ctx.cooldowns.take(interaction.userId, action);
 	if (wait === 0) return false;
-	await interaction.reply({ content: cooldownMessage(wait), flags: MessageFlags.Ephemeral });
+	await interaction.reply({ content: cooldownMessage(wait) }, 'private');
 	return true;
 }

@@ -24,6 +24,8 @@ export const MESSAGES = {
 	serverRelinkNeeded: "This server's stored key can no longer be read. A server admin can run `/server-key set`.",
 	storage: 'The bot cannot reach its storage right now; nothing was saved or changed. Try again shortly.',
 	shuttingDown: 'The bot is restarting. Try again in a few seconds.',
+	incident: (incidentId: string) =>
+		`Sorry, something went wrong on our side. If it keeps happening, tell the server's admins or the bot's host and quote incident \`${incidentId}\`.`,
 } as const;
 
 export function rateLimitedMessage(retryAfterSeconds: number | null): string {

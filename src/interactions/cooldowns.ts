@@ -1,8 +1,11 @@
-/**
- * Per-user cooldowns kept in this process. With several shards each process keeps its own,
- * which only makes the limit per shard; the stats cache still absorbs repeated calls.
- */
-export class Cooldowns {
+/** Per-member cooldowns: how long until `action` may run again. */
+export interface CooldownGate {
+	/** Starts the cooldown and returns 0, or returns the whole seconds left when still cooling down. */
+	take(userId: string, action: string): Promise<number>;
+}
+
+/** Cooldowns kept in this process: for one process on SQLite, and for tests. */
+export class Cooldowns implements CooldownGate {
 	private readonly until = new Map<string, number>();
 
 	constructor(
@@ -10,8 +13,7 @@ export class Cooldowns {
 		private readonly now: () => number = Date.now,
 	) {}
 
-	/** Starts the cooldown and returns 0, or returns the whole seconds left when still cooling down. */
-	take(userId: string, action: string): number {
+	async take(userId: string, action: string): Promise<number> {
 		if (this.seconds <= 0) return 0;
 		const key = `${action}:${userId}`;
 		const now = this.now();

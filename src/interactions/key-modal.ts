@@ -3,8 +3,9 @@ import {
 	ModalBuilder,
 	TextInputBuilder,
 	TextInputStyle,
-	type ModalSubmitInteraction,
+	type APIModalInteractionResponseCallbackData,
 } from 'discord.js';
+import type { ModalInteraction } from './types.js';
 import { UserFacingError } from './user-facing-error.js';
 
 const KEY_FIELD_ID = 'api-key';
@@ -13,7 +14,7 @@ const MAX_FIELD_LENGTH = 4000;
 const MIN_FIELD_LENGTH = 16;
 
 /** The modal that collects an API key: a key is never a slash-command option, which clients show and log. */
-export function keyModal(customId: string, title: string): ModalBuilder {
+export function keyModal(customId: string, title: string): APIModalInteractionResponseCallbackData {
 	const input = new TextInputBuilder()
 		.setCustomId(KEY_FIELD_ID)
 		.setLabel('API key')
@@ -25,14 +26,15 @@ export function keyModal(customId: string, title: string): ModalBuilder {
 	return new ModalBuilder()
 		.setCustomId(customId)
 		.setTitle(title)
-		.addComponents(new ActionRowBuilder<TextInputBuilder>().addComponents(input));
+		.addComponents(new ActionRowBuilder<TextInputBuilder>().addComponents(input))
+		.toJSON();
 }
 
 /** The pasted key as submitted (validation belongs to the link store). */
-export function readKeyField(interaction: ModalSubmitInteraction): string {
-	try {
-		return interaction.fields.getTextInputValue(KEY_FIELD_ID);
-	} catch {
+export function readKeyField(interaction: ModalInteraction): string {
+	const value = interaction.field(KEY_FIELD_ID);
+	if (value === null) {
 		throw new UserFacingError('That form arrived without a key. Run the command again and paste your key.');
 	}
+	return value;
 }

@@ -1,9 +1,9 @@
 import type { Config } from '../config.js';
 import type { LinkStore } from '../links/types.js';
+import type { Logger } from '../logger.js';
 import type { ChartRenderer } from '../render/chart-renderer.js';
 import type { StatsResult } from '../stats-api/snapshot.js';
-import type { Cooldowns } from './cooldowns.js';
-import type { Logger } from './logger.js';
+import type { CooldownGate } from './cooldowns.js';
 
 /** The part of the stats client that commands use. */
 export interface StatsSource {
@@ -17,6 +17,6 @@ export interface BotContext {
 	links: LinkStore;
 	stats: StatsSource;
 	renderer: ChartRenderer;
-	cooldowns: Cooldowns;
+	cooldowns: CooldownGate;
 	log: Logger;
 }

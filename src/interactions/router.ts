@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto';
+import { ComponentType } from 'discord.js';
+import type { Logger } from '../logger.js';
+import { answerPrivately } from './answer-privately.js';
+import type { CommandModule } from './command-module.js';
+import type { BotContext } from './context.js';
+import { describeExpectedError, MESSAGES } from './error-replies.js';
+import { isExpiredInteraction, logExpired } from './expired-interaction.js';
+import { InFlight } from './in-flight.js';
+import type { AnyInteraction, AutocompleteInteraction, RepliableInteraction } from './types.js';
+import { UserFacingError } from './user-facing-error.js';
+
+export interface InteractionRouter {
+	handle(interaction: AnyInteraction): Promise<void>;
+	/** Stops taking work and resolves when every reply in flight has finished (or after `timeoutMs`). */
+	drain(timeoutMs: number): Promise<void>;
+	readonly inFlight: number;
+}
+
+/** The one catch-all: routes by command name or custom id prefix and answers every failure privately. */
+export function createRouter(modules: readonly CommandModule[], ctx: BotContext): InteractionRouter {
+	const byName = new Map(modules.map((module) => [module.definition.name, module]));
+	const inFlight = new InFlight();
+	let draining = false;
+
+	async function dispatch(interaction: RepliableInteraction, log: Logger): Promise<void> {
+		const scoped = { ...ctx, log };
+		if (interaction.kind === 'command') {
+			const module = byName.get(interaction.commandName);
+			if (!module) throw new Error(`no handler for /${interaction.commandName}`);
+			return module.execute(interaction, scoped);
+		}
+		const module = byName.get(interaction.customId.split(':')[0] ?? '');
+		if (interaction.kind === 'modal' && module?.onModal) return module.onModal(interaction, scoped);
+		if (interaction.kind === 'component' && interaction.componentType === ComponentType.Button && module?.onButton) {
+			return module.onButton(interaction, scoped);
+		}
+		throw new UserFacingError('That action is not supported. Run `/help` to see what the bot can do.');
+	}
+
+	async function handleOne(interaction: AnyInteraction): Promise<void> {
+		const log = ctx.log.child({
+			requestId: interaction.id,
+			interaction: describeInteraction(interaction),
+			guildId: interaction.guildId,
+			userId: interaction.userId,
+		});
+		if (interaction.kind === 'autocomplete') return complete(interaction, log);
+		if (draining) {
+			await answerPrivately(interaction, MESSAGES.shuttingDown, log);
+			return;
+		}
+		const startedAt = Date.now();
+		try {
+			await dispatch(interaction, log);
+			log.debug({ ms: Date.now() - startedAt }, 'interaction answered');
+		} catch (error) {
+			if (isExpiredInteraction(error)) {
+				logExpired(log, interaction.createdAt, error);
+				return;
+			}
+			const expected = describeExpectedError(error);
+			if (expected !== null) {
+				log.info({ failure: (error as Error).name }, 'interaction ended with an expected failure');
+				await answerPrivately(interaction, expected, log);
+				return;
+			}
+			const incidentId = randomBytes(4).toString('hex');
+			log.error({ err: error, incidentId }, 'interaction failed unexpectedly');
+			await answerPrivately(interaction, MESSAGES.incident(incidentId), log);
+		}
+	}
+
+	/** Suggestions are best effort: a failure answers with no choices rather than an error. */
+	async function complete(interaction: AutocompleteInteraction, log: Logger): Promise<void> {
+		const module = byName.get(interaction.commandName);
+		try {
+			if (module?.onAutocomplete && !draining) await module.onAutocomplete(interaction, { ...ctx, log });
+		} catch (error) {
+			log.warn({ err: error }, 'autocomplete failed');
+		}
+		if (interaction.acknowledgement === null) await interaction.respond([]).catch(() => undefined);
+	}
+
+	return {
+		get inFlight() {
+			return inFlight.size;
+		},
+		handle(interaction) {
+			return inFlight.track(
+				handleOne(interaction).catch((error: unknown) => {
+					ctx.log.error({ err: error }, 'router failed to answer an interaction');
+				}),
+			);
+		},
+		async drain(timeoutMs) {
+			draining = true;
+			await inFlight.settle(timeoutMs);
+		},
+	};
+}
+
+function describeInteraction(interaction: AnyInteraction): string {
+	if (interaction.kind === 'command' || interaction.kind === 'autocomplete') {
+		return `/${interaction.commandName}${interaction.subcommand ? ` ${interaction.subcommand}` : ''}`;
+	}
+	// Only the routing segments: a custom id never holds secrets, but the owner id is noise.
+	return interaction.customId.split(':').slice(0, 2).join(':');
+}
