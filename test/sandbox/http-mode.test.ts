@@ -275,4 +275,14 @@ test('the first-response window holds for HTTP answers: a late one gets 10062', 
 	assert.equal(first.status, 404);
 	assert.equal(first.errorCode, 10062);
 	assert.equal(handle.callbackType, undefined);
+	const slowRest = new REST({ api: strict.apiUrl });
+	slow.handle = async (interaction) => {
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		const route = Routes.interactionCallback(String(interaction.id), String(interaction.token));
+		await slowRest.post(route, { auth: false, body: { type: 5 } }).catch(() => undefined);
+		return { status: 202 };
+	};
+	const viaRest = strict.dispatchCommand({ name: 'stats' });
+	const late = await viaRest.firstResponse();
+	assert.deepEqual([late.via, late.errorCode], ['rest', 10062]);
 });

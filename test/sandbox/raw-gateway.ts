@@ -16,6 +16,8 @@ export interface RawSession {
 	/** Resolves with the close code once the gateway closed the connection. */
 	closed: Promise<number>;
 	close(): void;
+	/** Drops the TCP connection without a close frame (1006), as a killed process does. */
+	kill(): void;
 }
 
 /** Connects to the sandbox's gateway and identifies with `shard` ([id, count]) and the bot token. */
@@ -47,6 +49,7 @@ export function connectRawSession(sandbox: DiscordSandbox, shard: [number, numbe
 	});
 	ws.on('error', () => undefined);
 	session.close = () => ws.close(1000);
+	session.kill = () => ws.terminate();
 	return session as RawSession;
 }
 

@@ -133,6 +133,32 @@ test('two sessions on the same shard both get the interaction, so a double answe
 	assert.equal(sandbox.dispatchedInteractions.filter((h) => h.callbackAttempts > 1).length, 1);
 });
 
+test('a killed session stays resumable until a new IDENTIFY of its shard replaces it', async (t) => {
+	const sandbox = await startDiscordSandbox({ guildCount: 4, ...SMALL_GUILDS });
+	t.after(() => sandbox.close());
+	const [zero, one] = [connectRawSession(sandbox, [0, 2]), connectRawSession(sandbox, [1, 2])];
+	t.after(() => [zero, one].forEach((session) => session.close()));
+	await sandbox.waitForShards(2);
+	one.kill();
+	await waitUntil(() => sandbox.gatewaySessions().some((s) => s.shardId === 1 && !s.connected), 2000, 'shard 1 away');
+	const guildOfOne = sandbox.guildIds.find((id) => sandbox.shardOf(id, 2) === 1)!;
+	const whileAway = sandbox.dispatchCommand({ name: 'stats', guildId: guildOfOne });
+	assert.deepEqual(
+		whileAway.deliveredTo.map((d) => d.via === 'gateway' && d.connected),
+		[false],
+		'kept for a RESUME',
+	);
+	const respawned = connectRawSession(sandbox, [1, 2]);
+	t.after(() => respawned.close());
+	await sandbox.waitForShards(2);
+	assert.equal(sandbox.gatewaySessions().length, 2, 'the dead session was replaced');
+	const handle = sandbox.dispatchCommand({ name: 'stats', guildId: guildOfOne });
+	assert.equal(handle.deliveredTo.length, 1);
+	await waitUntil(() => respawned.interactions.length === 1);
+	assert.equal(await replyRaw(sandbox, respawned.interactions[0]!, 'back'), 204);
+	assert.equal(handle.callbackAttempts, 1);
+});
+
 test('a closed session stops receiving; a new IDENTIFY of the shard takes over', async (t) => {
 	const sandbox = await startDiscordSandbox({ guildCount: 2, ...SMALL_GUILDS });
 	t.after(() => sandbox.close());
