@@ -130,12 +130,13 @@ export class DiscordSandbox {
 
 	/**
 	 * Replays a delivered interaction's signature and timestamp over an altered body (default: another user id),
-	 * to the endpoint it went to. Wait for `handle.httpSettled` first.
+	 * to the endpoint it went to, once the original request was answered.
 	 */
 	async replayInteraction(
 		handle: InteractionHandle,
 		alter: (payload: Json) => Json = impersonate,
 	): Promise<SandboxProbeResult> {
+		await handle.httpSettled;
 		return { ...(await this.http.replay(handle, alter)), handle };
 	}
 
