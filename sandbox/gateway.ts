@@ -93,11 +93,15 @@ export class Gateway {
 		return deliveries;
 	}
 
-	/** Closes live connections (of one shard when `shardId` is given); 4000 makes discord.js resume, 1000 identify. */
-	dropConnection(code = 4000, shardId?: number): void {
+	/** Closes live connections (of one shard when `shardId` is given) and counts them; 4000 makes discord.js resume. */
+	dropConnection(code = 4000, shardId?: number): number {
+		let closed = 0;
 		for (const session of this.sessions.values()) {
-			if (shardId === undefined || session.shardId === shardId) session.socket?.close(code, 'dropped by the sandbox');
+			if (!session.socket || (shardId !== undefined && session.shardId !== shardId)) continue;
+			session.socket.close(code, 'dropped by the sandbox');
+			closed++;
 		}
+		return closed;
 	}
 
 	isReady(): boolean {

@@ -66,7 +66,8 @@ export class DiscordSandbox {
 	readonly defaultUserId = DEFAULT_USER_ID;
 	/** Every interaction dispatched so far, in order (for counting answers per interaction across a run). */
 	readonly dispatchedInteractions: InteractionHandle[] = [];
-	private dropsAtResumeCount = 0;
+	/** The resume count at which every session dropped by the last `dropConnection()` is back. */
+	private resumesAfterDrop = 0;
 
 	constructor(
 		private readonly state: SandboxState,
@@ -195,9 +196,9 @@ export class DiscordSandbox {
 		return this.gateway.waitUntil(() => this.gateway.isReady(), timeoutMs, 'IDENTIFY');
 	}
 
-	/** Resolves once the client resumed after the last `dropConnection()`. */
+	/** Resolves once every session closed by the last `dropConnection()` resumed. */
 	waitForResume(timeoutMs = DEFAULT_WAIT_MS): Promise<void> {
-		return this.gateway.waitUntil(() => this.gateway.resumeCount > this.dropsAtResumeCount, timeoutMs, 'RESUME');
+		return this.gateway.waitUntil(() => this.gateway.resumeCount >= this.resumesAfterDrop, timeoutMs, 'RESUME');
 	}
 
 	/**
@@ -205,8 +206,7 @@ export class DiscordSandbox {
 	 * makes it identify again.
 	 */
 	dropConnection(code = 4000, shardId?: number): void {
-		this.dropsAtResumeCount = this.gateway.resumeCount;
-		this.gateway.dropConnection(code, shardId);
+		this.resumesAfterDrop = this.gateway.resumeCount + this.gateway.dropConnection(code, shardId);
 	}
 
 	/**

@@ -195,5 +195,14 @@ test('discord.js with shards "auto" follows the recommendation and answers from 
 		assert.equal(message.content, `shard ${sandbox.shardOf(guildId)}`);
 	}
 	assert.ok(sandbox.dispatchedInteractions.every((handle) => handle.callbackAttempts === 1));
+	const identifies = sandbox.identifyCount;
+	sandbox.dropConnection(4000, 1);
+	await sandbox.waitForResume();
+	assert.equal(sandbox.identifyCount, identifies, 'shard 1 resumed');
+	const guildOfOne = sandbox.guildIds.find((id) => sandbox.shardOf(id) === 1)!;
+	assert.equal(
+		(await sandbox.dispatchCommand({ name: 'stats', guildId: guildOfOne }).finalMessage()).content,
+		'shard 1',
+	);
 	sandbox.assertNoViolations();
 });
