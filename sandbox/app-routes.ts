@@ -151,7 +151,7 @@ function deleteCommand(request: RestRequest, state: SandboxState): RestReply {
 }
 
 function getChannel(request: RestRequest, state: SandboxState): RestReply {
-	const guildId = state.channelGuild.get(request.params.channel ?? '');
+	const guildId = state.guildOfChannel(request.params.channel ?? '')?.id;
 	if (!guildId) return refuse(state, request, 404, 10003, 'Unknown Channel');
 	return {
 		status: 200,
@@ -175,7 +175,7 @@ function getChannel(request: RestRequest, state: SandboxState): RestReply {
 /** `channel.send()`: a public message from the bot, outside any interaction. */
 function createChannelMessage(request: RestRequest, state: SandboxState): RestReply {
 	const channelId = request.params.channel ?? '';
-	const guildId = state.channelGuild.get(channelId);
+	const guildId = state.guildOfChannel(channelId)?.id;
 	if (!guildId) return refuse(state, request, 404, 10003, 'Unknown Channel');
 	const data = isObject(request.body) ? request.body : {};
 	const sizes = request.uploads.map((upload) => upload.bytes.length);
@@ -198,8 +198,13 @@ export const appRoutes: Route[] = [
 		status: 200,
 		body: {
 			url: state.gatewayUrl,
-			shards: 1,
-			session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 },
+			shards: state.settings.recommendedShards,
+			session_start_limit: {
+				total: 1000,
+				remaining: 1000,
+				reset_after: 0,
+				max_concurrency: state.settings.maxConcurrency,
+			},
 		},
 	})),
 	route('GET', '/users/@me', true, (_request, state) => ({ status: 200, body: state.settings.botUser })),

@@ -1,4 +1,4 @@
-import { nextSnowflake } from './snowflake.js';
+import { fixtureSnowflake, parseFixtureSnowflake } from './snowflake.js';
 
 export interface FixtureShape {
 	channelsPerGuild: number;
@@ -84,25 +84,58 @@ export function buildMember(user: ApiUser, roles: string[], joinedAt: string) {
 	};
 }
 
-export interface GuildFixture {
-	id: string;
-	name: string;
-	channelIds: string[];
-	/** The first text channel: where interactions happen unless a test says otherwise. */
-	defaultChannelId: string;
-	/** Serialised GUILD_CREATE `d`, built on demand so thousands of guilds stay cheap until a client connects. */
-	toGatewayJson(): string;
+/** How many ids a guild of `shape` derives from its timestamp (guild, category, channels, roles, members). */
+export function idsPerGuild(shape: FixtureShape): number {
+	const { channelsPerGuild, rolesPerGuild, membersPerGuild } = shape;
+	return 2 + Math.max(1, channelsPerGuild) + Math.max(1, rolesPerGuild) - 1 + Math.max(0, membersPerGuild - 1);
 }
 
-/** A guild with one category, `channelsPerGuild` text channels, `rolesPerGuild` roles (incl. @everyone) and members. */
-export function buildGuild(index: number, bot: ApiUser, shape: FixtureShape): GuildFixture {
-	const id = nextSnowflake();
-	const categoryId = nextSnowflake();
-	const channelIds = Array.from({ length: Math.max(1, shape.channelsPerGuild) }, () => nextSnowflake());
-	const roleIds = Array.from({ length: Math.max(1, shape.rolesPerGuild) - 1 }, () => nextSnowflake());
-	const memberIds = Array.from({ length: Math.max(0, shape.membersPerGuild - 1) }, () => nextSnowflake());
-	const name = `Sandbox Guild ${index + 1}`;
-	const toGatewayJson = (): string => {
+/**
+ * A guild with one category, `channelsPerGuild` text channels, `rolesPerGuild` roles (incl. @everyone) and members.
+ * Every id derives from the guild's own timestamp (guilds get consecutive ones, so the sharding formula spreads them
+ * evenly) and only the id is kept: 10,000 guilds cost about a MiB until a client connects.
+ */
+export class GuildFixture {
+	readonly id: string;
+	/** The first text channel: where interactions happen unless a test says otherwise. */
+	readonly defaultChannelId: string;
+
+	constructor(
+		readonly index: number,
+		/** `guild_id >> 22`, the number Discord's sharding formula takes modulo the shard count. */
+		readonly shardKey: number,
+		private readonly bot: ApiUser,
+		private readonly shape: FixtureShape,
+	) {
+		this.id = fixtureSnowflake(shardKey, 0);
+		this.defaultChannelId = fixtureSnowflake(shardKey, 2);
+	}
+
+	get name(): string {
+		return `Sandbox Guild ${this.index + 1}`;
+	}
+
+	/** The text channels (the category excluded). */
+	get channelIds(): string[] {
+		return this.range(2, this.channelCount);
+	}
+
+	/** Whether `channelId` is one of this guild's text channels. */
+	hasChannel(channelId: string): boolean {
+		const parsed = parseFixtureSnowflake(channelId);
+		return parsed?.ms === this.shardKey && parsed.increment >= 2 && parsed.increment < 2 + this.channelCount;
+	}
+
+	/** Serialised GUILD_CREATE `d`, built on demand so thousands of guilds stay cheap until a client connects. */
+	toGatewayJson(): string {
+		const { id, name, bot, shape } = this;
+		const channelCount = this.channelCount;
+		const roleCount = Math.max(1, shape.rolesPerGuild) - 1;
+		const firstRole = 2 + channelCount;
+		const categoryId = fixtureSnowflake(this.shardKey, 1);
+		const roleIds = this.range(firstRole, roleCount);
+		const memberIds = this.range(firstRole + roleCount, shape.membersPerGuild - 1);
+		const channelIds = this.channelIds;
 		const joinedAt = new Date().toISOString();
 		const botRoleId = roleIds[0];
 		const roles = [buildRole(id, '@everyone', 0, MEMBER_PERMISSIONS)];
@@ -165,6 +198,13 @@ export function buildGuild(index: number, bot: ApiUser, shape: FixtureShape): Gu
 			guild_scheduled_events: [],
 			soundboard_sounds: [],
 		});
-	};
-	return { id, name, channelIds, defaultChannelId: channelIds[0] ?? categoryId, toGatewayJson };
+	}
+
+	private get channelCount(): number {
+		return Math.max(1, this.shape.channelsPerGuild);
+	}
+
+	private range(from: number, count: number): string[] {
+		return Array.from({ length: Math.max(0, count) }, (_, i) => fixtureSnowflake(this.shardKey, from + i));
+	}
 }

@@ -5,9 +5,12 @@ import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
 import type { ApiUser, GuildFixture } from './fixtures.js';
 import { shardOf } from './snowflake.js';
+import type { InteractionDelivery } from './types.js';
 
 // Dispatches kept for RESUME replay; older ones make the client identify again (INVALID_SESSION false).
 const REPLAY_LIMIT = 1000;
+// Discord closes with 4011 (sharding required) when one session would hold more guilds than this.
+const MAX_GUILDS_PER_SESSION = 2500;
 
 export interface GatewayOptions {
 	token: string;
@@ -19,10 +22,25 @@ export interface GatewayOptions {
 	url: () => string;
 }
 
+/** A gateway session as a test sees it. */
+export interface GatewaySessionInfo {
+	sessionId: string;
+	shardId: number;
+	shardCount: number;
+	/** Whether a socket is attached now (false while the client is away or resuming). */
+	connected: boolean;
+	/** Guilds its READY listed. */
+	guildCount: number;
+}
+
+/** A session an interaction was sent to over the gateway. */
+export type GatewayDelivery = Extract<InteractionDelivery, { via: 'gateway' }>;
+
 interface Session {
 	id: string;
 	shardId: number;
 	shardCount: number;
+	guildCount: number;
 	seq: number;
 	/** Sequence of the last READY/GUILD_CREATE: a resume from before it cannot be replayed. */
 	replayFloor: number;
@@ -37,8 +55,6 @@ export class Gateway {
 	identifyCount = 0;
 	resumeCount = 0;
 	private readonly sessions = new Map<string, Session>();
-	private readonly latestByShard = new Map<number, Session>();
-	private shardCount = 1;
 	private readonly listeners = new Set<() => void>();
 
 	constructor(private readonly options: GatewayOptions) {}
@@ -54,21 +70,61 @@ export class Gateway {
 		});
 	}
 
-	/** Sends a dispatch to the session owning `guildId` (shard 0 for DMs); queued for replay while disconnected. */
-	dispatch(event: string, data: unknown, guildId: string | null): void {
-		const shard = guildId ? shardOf(guildId, this.shardCount) : 0;
-		const session = this.latestByShard.get(shard);
-		if (!session) throw new Error('no client has identified with the sandbox gateway yet');
-		this.send(session, event, JSON.stringify(data), true);
+	/**
+	 * Sends a dispatch to every session whose shard owns `guildId` (shard 0 for DMs), as Discord does: two sessions
+	 * identified with the same shard both get it. A session that is away keeps it for replay on RESUME.
+	 */
+	dispatch(event: string, data: unknown, guildId: string | null): GatewayDelivery[] {
+		if (this.identifyCount === 0) throw new Error('no client has identified with the sandbox gateway yet');
+		const json = JSON.stringify(data);
+		const deliveries: GatewayDelivery[] = [];
+		for (const session of this.sessions.values()) {
+			const owner = guildId ? shardOf(guildId, session.shardCount) : 0;
+			if (owner !== session.shardId) continue;
+			this.send(session, event, json, true);
+			deliveries.push({
+				via: 'gateway',
+				sessionId: session.id,
+				shardId: session.shardId,
+				shardCount: session.shardCount,
+				connected: session.socket?.readyState === 1,
+			});
+		}
+		return deliveries;
 	}
 
-	/** Closes every live connection with `code`; 4000 makes discord.js resume, 1000 makes it identify again. */
-	dropConnection(code = 4000): void {
-		for (const session of this.latestByShard.values()) session.socket?.close(code, 'dropped by the sandbox');
+	/** Closes live connections (of one shard when `shardId` is given) and counts them; 4000 makes discord.js resume. */
+	dropConnection(code = 4000, shardId?: number): number {
+		let closed = 0;
+		for (const session of this.sessions.values()) {
+			if (!session.socket || (shardId !== undefined && session.shardId !== shardId)) continue;
+			session.socket.close(code, 'dropped by the sandbox');
+			closed++;
+		}
+		return closed;
 	}
 
 	isReady(): boolean {
-		return [...this.latestByShard.values()].some((session) => session.ready && session.socket);
+		return [...this.sessions.values()].some((session) => session.ready && session.socket);
+	}
+
+	/** Whether connected sessions cover every shard of `[0 … shardCount)`, all identified with `shardCount`. */
+	coversShards(shardCount: number): boolean {
+		const covered = new Set<number>();
+		for (const session of this.sessions.values()) {
+			if (session.shardCount === shardCount && session.ready && session.socket) covered.add(session.shardId);
+		}
+		return covered.size === shardCount;
+	}
+
+	sessionInfo(): GatewaySessionInfo[] {
+		return [...this.sessions.values()].map((session) => ({
+			sessionId: session.id,
+			shardId: session.shardId,
+			shardCount: session.shardCount,
+			connected: session.socket?.readyState === 1,
+			guildCount: session.guildCount,
+		}));
 	}
 
 	/** Resolves when `condition` holds, re-checked after every IDENTIFY/RESUME. */
@@ -114,8 +170,12 @@ export class Gateway {
 			else if (message.op === 2) session = this.identify(ws, d, session);
 			else if (message.op === 6) session = this.resume(ws, d);
 		});
-		ws.on('close', () => {
-			if (session?.socket === ws) session.socket = undefined;
+		ws.on('close', (code) => {
+			if (session?.socket !== ws) return;
+			session.socket = undefined;
+			// A client closing with 1000/1001 ends its session (discord.js destroy()); other codes leave it resumable.
+			if (code === 1000 || code === 1001) this.sessions.delete(session.id);
+			this.notify();
 		});
 		ws.on('error', () => undefined);
 	}
@@ -129,12 +189,32 @@ export class Gateway {
 			ws.close(4004, 'Authentication failed.');
 			return undefined;
 		}
-		const [shardId, shardCount] = Array.isArray(d.shard) ? (d.shard as number[]) : [0, 1];
-		this.shardCount = shardCount ?? 1;
+		const [shardId = 0, shardCount = 1] = Array.isArray(d.shard) ? (d.shard as unknown[]) : [];
+		if (
+			!Number.isInteger(shardId) ||
+			!Number.isInteger(shardCount) ||
+			(shardCount as number) < 1 ||
+			(shardId as number) < 0 ||
+			(shardId as number) >= (shardCount as number)
+		) {
+			ws.close(4010, 'Invalid shard.');
+			return undefined;
+		}
+		const shard = { id: shardId as number, count: shardCount as number };
+		const guilds = this.options.guilds.filter((guild) => guild.shardKey % shard.count === shard.id);
+		if (guilds.length > MAX_GUILDS_PER_SESSION) {
+			ws.close(4011, 'Sharding required.');
+			return undefined;
+		}
+		// A new IDENTIFY of a shard replaces sessions of that shard nobody is connected to (a restarted process).
+		for (const old of this.sessions.values()) {
+			if (old.shardId === shard.id && old.shardCount === shard.count && !old.socket) this.sessions.delete(old.id);
+		}
 		const session: Session = {
 			id: randomBytes(16).toString('hex'),
-			shardId: shardId ?? 0,
-			shardCount: this.shardCount,
+			shardId: shard.id,
+			shardCount: shard.count,
+			guildCount: guilds.length,
 			seq: 0,
 			replayFloor: 0,
 			buffer: [],
@@ -142,10 +222,6 @@ export class Gateway {
 			ready: false,
 		};
 		this.sessions.set(session.id, session);
-		this.latestByShard.set(session.shardId, session);
-		const guilds = this.options.guilds.filter(
-			(guild) => session.shardCount === 1 || shardOf(guild.id, session.shardCount) === session.shardId,
-		);
 		const ready = {
 			v: 10,
 			user: this.options.botUser,

@@ -1,5 +1,8 @@
 export { DiscordSandbox, startDiscordSandbox } from './sandbox.js';
-export type { SandboxOptions } from './sandbox.js';
+export type { SandboxOptions, SandboxProbeResult } from './sandbox.js';
+export type { GatewaySessionInfo } from './gateway.js';
+export { DISCORD_INTERACTIONS_USER_AGENT } from './http-delivery.js';
+export type { EndpointVerification, ProbeResult } from './http-delivery.js';
 export { InteractionHandle } from './interaction-handle.js';
 export type {
 	CommandOptionInput,
@@ -10,6 +13,8 @@ export type {
 } from './interaction-payloads.js';
 export { preloadValidators } from './openapi-validator.js';
 export type {
+	InteractionDelivery,
+	InteractionHttpExchange,
 	SandboxAttachment,
 	SandboxFile,
 	SandboxMessage,

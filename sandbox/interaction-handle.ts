@@ -1,4 +1,4 @@
-import type { SandboxMessage, SandboxResponse } from './types.js';
+import type { InteractionDelivery, InteractionHttpExchange, SandboxMessage, SandboxResponse } from './types.js';
 
 const DEFAULT_WAIT_MS = 5000;
 
@@ -16,6 +16,12 @@ export class InteractionHandle {
 	componentMessage: SandboxMessage | undefined;
 	/** The first accepted callback's type; undefined until one arrived in time. */
 	callbackType: number | undefined;
+	/** Where the interaction went: gateway sessions (every one owning its shard) or the interactions endpoint. */
+	deliveredTo: InteractionDelivery[] = [];
+	/** HTTP mode: the signed POST and what the endpoint answered (undefined until it answered or failed). */
+	http: InteractionHttpExchange | undefined;
+	/** HTTP mode: settles once the endpoint's answer was handled; webhook calls wait for it, as Discord applies the response first. */
+	httpSettled: Promise<void> | undefined;
 	private readonly waiters = new Set<Waiter>();
 
 	constructor(
@@ -34,6 +40,11 @@ export class InteractionHandle {
 
 	get callbacks(): SandboxResponse[] {
 		return this.responses.filter((response) => response.kind === 'callback');
+	}
+
+	/** Callbacks the bot attempted, accepted or refused, over REST and in the HTTP response: 1 for a single answer. */
+	get callbackAttempts(): number {
+		return this.callbacks.length;
 	}
 
 	get edits(): SandboxResponse[] {

@@ -76,11 +76,24 @@ function applyMessage(
 function callback(request: RestRequest, state: SandboxState): RestReply {
 	const handle = state.interactions.get(request.params.token ?? '');
 	if (!handle || handle.id !== request.params.id) return refuse(state, request, 404, 10062, 'Unknown interaction');
+	return acceptCallback(state, handle, request, 'rest');
+}
+
+/**
+ * Discord's rules for an interaction's first response, wherever it came from (POST /callback, or the body of the
+ * HTTP response in HTTP mode): in time, only once, a type valid for the interaction, a body Discord accepts.
+ */
+export function acceptCallback(
+	state: SandboxState,
+	handle: InteractionHandle,
+	request: RestRequest,
+	via: 'rest' | 'http',
+): RestReply {
 	const body = isObject(request.body) ? request.body : {};
 	const type = typeof body.type === 'number' ? body.type : -1;
 	const data = isObject(body.data) ? body.data : {};
 	const answer = (reply: RestReply, messageId?: string) =>
-		respond(state, handle, request, reply, { kind: 'callback', type, ...(messageId ? { messageId } : {}) });
+		respond(state, handle, request, reply, { kind: 'callback', type, via, ...(messageId ? { messageId } : {}) });
 	if (handle.callbackType !== undefined) {
 		return answer(refuse(state, request, 400, 40060, 'Interaction has already been acknowledged.'));
 	}
@@ -131,6 +144,17 @@ function callback(request: RestRequest, state: SandboxState): RestReply {
 	return answer(reply, handle.original?.id);
 }
 
+/** Records a first response Discord refuses before reading it (not JSON, wrong Content-Type) as a refused callback. */
+export function refuseCallback(
+	state: SandboxState,
+	handle: InteractionHandle,
+	request: RestRequest,
+	via: 'rest' | 'http',
+	problem: Problem,
+): void {
+	respond(state, handle, request, invalidFormBody(state, request, [problem]), { kind: 'callback', via });
+}
+
 function withResponse(state: SandboxState, handle: InteractionHandle, type: number): RestReply {
 	const message = type === 8 || type === 9 ? undefined : handle.original;
 	const body: Json = {
@@ -148,14 +172,17 @@ function withResponse(state: SandboxState, handle: InteractionHandle, type: numb
 }
 
 /** The interaction behind a webhook token, or the Discord error a bot would get. */
-function webhookTarget(
+async function webhookTarget(
 	request: RestRequest,
 	state: SandboxState,
 	kind: SandboxResponse['kind'],
-): InteractionHandle | RestReply {
+): Promise<InteractionHandle | RestReply> {
 	const handle = state.interactions.get(request.params.token ?? '');
 	if (!handle || request.params.app !== state.settings.applicationId)
 		return refuse(state, request, 404, 10015, 'Unknown Webhook');
+	// HTTP mode: a bot that answered "defer" in its HTTP response may edit before the stand-in has read that answer;
+	// Discord applies the response first, so the edit waits for it (unless a POST /callback already acknowledged).
+	if (handle.callbackType === undefined && handle.httpSettled) await handle.httpSettled;
 	const refuseHere = (status: number, code: number, message: string) =>
 		request.method === 'GET'
 			? refuse(state, request, status, code, message)
@@ -178,8 +205,8 @@ function findMessage(
 	return message && (message.interactionId === handle.id || message === handle.original) ? message : undefined;
 }
 
-function getMessage(request: RestRequest, state: SandboxState): RestReply {
-	const handle = webhookTarget(request, state, 'edit');
+async function getMessage(request: RestRequest, state: SandboxState): Promise<RestReply> {
+	const handle = await webhookTarget(request, state, 'edit');
 	if (!('record' in handle)) return handle;
 	const message = findMessage(handle, state, request.params.message);
 	return message
@@ -187,8 +214,8 @@ function getMessage(request: RestRequest, state: SandboxState): RestReply {
 		: refuse(state, request, 404, 10008, 'Unknown Message');
 }
 
-function editMessage(request: RestRequest, state: SandboxState): RestReply {
-	const handle = webhookTarget(request, state, 'edit');
+async function editMessage(request: RestRequest, state: SandboxState): Promise<RestReply> {
+	const handle = await webhookTarget(request, state, 'edit');
 	if (!('record' in handle)) return handle;
 	const answer = (reply: RestReply, messageId?: string) =>
 		respond(state, handle, request, reply, { kind: 'edit', ...(messageId ? { messageId } : {}) });
@@ -204,8 +231,8 @@ function editMessage(request: RestRequest, state: SandboxState): RestReply {
 	return answer(refused ?? { status: 200, body: state.toApiMessage(message) }, message.id);
 }
 
-function deleteMessage(request: RestRequest, state: SandboxState): RestReply {
-	const handle = webhookTarget(request, state, 'delete');
+async function deleteMessage(request: RestRequest, state: SandboxState): Promise<RestReply> {
+	const handle = await webhookTarget(request, state, 'delete');
 	if (!('record' in handle)) return handle;
 	const message = findMessage(handle, state, request.params.message);
 	if (!message) return refuse(state, request, 404, 10008, 'Unknown Message');
@@ -214,8 +241,8 @@ function deleteMessage(request: RestRequest, state: SandboxState): RestReply {
 	return respond(state, handle, request, { status: 204 }, { kind: 'delete', messageId: message.id });
 }
 
-function followUp(request: RestRequest, state: SandboxState): RestReply {
-	const handle = webhookTarget(request, state, 'followUp');
+async function followUp(request: RestRequest, state: SandboxState): Promise<RestReply> {
+	const handle = await webhookTarget(request, state, 'followUp');
 	if (!('record' in handle)) return handle;
 	const answer = (reply: RestReply, messageId?: string) =>
 		respond(state, handle, request, reply, { kind: 'followUp', ...(messageId ? { messageId } : {}) });

@@ -73,9 +73,15 @@ function match(routes: Route[], method: string, segments: string[]) {
 async function readBody(req: IncomingMessage): Promise<{ body: unknown; uploads: Upload[] } | 'invalid'> {
 	const chunks: Buffer[] = [];
 	for await (const chunk of req) chunks.push(chunk as Buffer);
-	if (chunks.length === 0) return { body: undefined, uploads: [] };
-	const raw = Buffer.concat(chunks);
-	const contentType = req.headers['content-type'] ?? '';
+	return parseBody(Buffer.concat(chunks), req.headers['content-type'] ?? '');
+}
+
+/** A JSON body, or a multipart one (`payload_json` plus `files[n]` parts) as discord.js and @discordjs/rest send. */
+export async function parseBody(
+	raw: Buffer,
+	contentType: string,
+): Promise<{ body: unknown; uploads: Upload[] } | 'invalid'> {
+	if (raw.length === 0) return { body: undefined, uploads: [] };
 	try {
 		if (!contentType.startsWith('multipart/form-data')) return { body: JSON.parse(raw.toString('utf8')), uploads: [] };
 		const form = await new Response(raw, { headers: { 'content-type': contentType } }).formData();

@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { appRoutes } from './app-routes.js';
-import { buildGuild, buildUser, MEMBER_PERMISSIONS } from './fixtures.js';
-import type { GuildFixture } from './fixtures.js';
+import { buildUser, GuildFixture, idsPerGuild, MEMBER_PERMISSIONS } from './fixtures.js';
 import { Gateway } from './gateway.js';
+import type { GatewaySessionInfo } from './gateway.js';
+import { HttpDelivery } from './http-delivery.js';
+import type { EndpointVerification, ProbeResult } from './http-delivery.js';
 import { InteractionHandle } from './interaction-handle.js';
 import { buildCommandOptions, buildInteractionBase, buildSyntheticComponentMessage } from './interaction-payloads.js';
 import type {
@@ -17,7 +19,7 @@ import type {
 import { interactionRoutes } from './interaction-routes.js';
 import { preloadValidators } from './openapi-validator.js';
 import { createRequestListener } from './rest-server.js';
-import { nextSnowflake } from './snowflake.js';
+import { FIXTURE_IDS_PER_MS, nextSnowflake, pastTimestamp, shardOf } from './snowflake.js';
 import { SandboxState } from './state.js';
 import type { Json, SandboxMessage } from './types.js';
 
@@ -38,6 +40,17 @@ export interface SandboxOptions {
 	/** Compile the OpenAPI validators at start (≈0.5 s) instead of on the first checked request. */
 	preloadValidators?: boolean;
 	port?: number;
+	/** What `GET /gateway/bot` recommends as `shards` (default: one per 1,000 guilds, at least 1). */
+	recommendedShards?: number;
+	/** `session_start_limit.max_concurrency` (default 16): shards discord.js identifies at once, without 5 s waits. */
+	maxConcurrency?: number;
+	/** HTTP delivery from the start: interactions go as signed POSTs to `url` (several: taken in turn). */
+	interactions?: { url: string | string[] };
+}
+
+/** A forged, unsigned or replayed request and what the endpoint answered; `handle` records any REST use of its token. */
+export interface SandboxProbeResult extends ProbeResult {
+	handle: InteractionHandle;
 }
 
 const DEFAULT_USER_ID = '300000000000000001';
@@ -51,11 +64,15 @@ export class DiscordSandbox {
 	readonly guildIds: string[];
 	/** The user who triggers interactions unless a dispatch names another. */
 	readonly defaultUserId = DEFAULT_USER_ID;
-	private dropsAtResumeCount = 0;
+	/** Every interaction dispatched so far, in order (for counting answers per interaction across a run). */
+	readonly dispatchedInteractions: InteractionHandle[] = [];
+	/** The resume count at which every session dropped by the last `dropConnection()` is back. */
+	private resumesAfterDrop = 0;
 
 	constructor(
 		private readonly state: SandboxState,
 		private readonly gateway: Gateway,
+		private readonly http: HttpDelivery,
 		private readonly server: ReturnType<typeof createServer>,
 		readonly apiUrl: string,
 	) {
@@ -68,6 +85,80 @@ export class DiscordSandbox {
 	/** ws://127.0.0.1:PORT/gateway, as `GET /gateway/bot` reports it. */
 	get gatewayUrl(): string {
 		return this.state.gatewayUrl;
+	}
+
+	/** The application's Ed25519 public key as 64 hex characters (Discord's "Public Key"; DISCORD_PUBLIC_KEY). */
+	get publicKeyHex(): string {
+		return this.http.publicKeyHex;
+	}
+
+	/** How interactions are delivered now: over the gateway, or as signed POSTs to `endpoints`. */
+	get deliveryMode(): 'gateway' | 'http' {
+		return this.http.endpoints.length > 0 ? 'http' : 'gateway';
+	}
+
+	/** The interactions endpoint URLs in use (empty in gateway mode). */
+	get interactionsEndpoints(): readonly string[] {
+		return this.http.endpoints;
+	}
+
+	/**
+	 * Switches delivery to signed POSTs to `url` (several URLs: taken in turn, like a load balancer over identical
+	 * workers), or back to the gateway with `null`. As on Discord, no shard gets INTERACTION_CREATE while it is set.
+	 * It does not check the URL: call `verifyInteractionsEndpoint` for what Discord checks when the URL is saved.
+	 */
+	useInteractionsEndpoint(url: string | string[] | null): void {
+		this.http.use(url === null ? [] : Array.isArray(url) ? url : [url]);
+	}
+
+	/** Discord's check when the URL is saved: a signed PING wants 200 `{"type":1}`, a bad signature wants 401. */
+	verifyInteractionsEndpoint(url: string = this.http.endpoints[0] ?? ''): Promise<EndpointVerification> {
+		if (!url) throw new Error('verifyInteractionsEndpoint needs a URL');
+		return this.http.verify(url);
+	}
+
+	/** Sends a command signed with a key that is not the application's (default: to the next endpoint in turn). */
+	async forgeInteraction(options: DispatchCommandOptions & { url?: string }): Promise<SandboxProbeResult> {
+		const { handle, payload } = this.create(...this.commandParts(options));
+		return { ...(await this.http.forge(payload, options.url)), handle };
+	}
+
+	/** Sends a command without the signature headers. */
+	async sendUnsignedInteraction(options: DispatchCommandOptions & { url?: string }): Promise<SandboxProbeResult> {
+		const { handle, payload } = this.create(...this.commandParts(options));
+		return { ...(await this.http.sendUnsigned(payload, options.url)), handle };
+	}
+
+	/**
+	 * Replays a delivered interaction's signature and timestamp over an altered body (default: another user id),
+	 * to the endpoint it went to, once the original request was answered.
+	 */
+	async replayInteraction(
+		handle: InteractionHandle,
+		alter: (payload: Json) => Json = impersonate,
+	): Promise<SandboxProbeResult> {
+		await handle.httpSettled;
+		return { ...(await this.http.replay(handle, alter)), handle };
+	}
+
+	/** What `GET /gateway/bot` recommends as `shards`. */
+	get recommendedShards(): number {
+		return this.state.settings.recommendedShards;
+	}
+
+	/** The shard owning `guildId` among `shardCount` (default: the recommended count): `(guild_id >> 22) % count`. */
+	shardOf(guildId: string, shardCount = this.recommendedShards): number {
+		return shardOf(guildId, shardCount);
+	}
+
+	/** Gateway sessions alive now (connected, or away but resumable), with their shard and guild count. */
+	gatewaySessions(): GatewaySessionInfo[] {
+		return this.gateway.sessionInfo();
+	}
+
+	/** Resolves once connected, ready sessions cover every shard 0 … shardCount-1 (each identified with shardCount). */
+	waitForShards(shardCount: number, timeoutMs = DEFAULT_WAIT_MS): Promise<void> {
+		return this.gateway.waitUntil(() => this.gateway.coversShards(shardCount), timeoutMs, `${shardCount} shards`);
 	}
 
 	get guilds(): readonly GuildFixture[] {
@@ -105,19 +196,28 @@ export class DiscordSandbox {
 		return this.gateway.waitUntil(() => this.gateway.isReady(), timeoutMs, 'IDENTIFY');
 	}
 
-	/** Resolves once the client resumed after the last `dropConnection()`. */
+	/** Resolves once every session closed by the last `dropConnection()` resumed. */
 	waitForResume(timeoutMs = DEFAULT_WAIT_MS): Promise<void> {
-		return this.gateway.waitUntil(() => this.gateway.resumeCount > this.dropsAtResumeCount, timeoutMs, 'RESUME');
+		return this.gateway.waitUntil(() => this.gateway.resumeCount >= this.resumesAfterDrop, timeoutMs, 'RESUME');
 	}
 
-	/** Closes the gateway connection; 4000 (default) makes discord.js resume, 1000 makes it identify again. */
-	dropConnection(code = 4000): void {
-		this.dropsAtResumeCount = this.gateway.resumeCount;
-		this.gateway.dropConnection(code);
+	/**
+	 * Closes gateway connections (only shard `shardId`'s when given); 4000 (default) makes discord.js resume, 1000
+	 * makes it identify again.
+	 */
+	dropConnection(code = 4000, shardId?: number): void {
+		this.resumesAfterDrop = this.gateway.resumeCount + this.gateway.dropConnection(code, shardId);
 	}
 
-	/** Sends a slash command (or, with `autocomplete`, an autocomplete request) as INTERACTION_CREATE. */
+	/**
+	 * Sends a slash command (or, with `autocomplete`, an autocomplete request): as INTERACTION_CREATE to every session
+	 * owning its guild's shard, or in HTTP mode as a signed POST to the interactions endpoint.
+	 */
 	dispatchCommand(options: DispatchCommandOptions): InteractionHandle {
+		return this.dispatch(...this.commandParts(options));
+	}
+
+	private commandParts(options: DispatchCommandOptions): [number, Json, ResolvedContext] {
 		const ctx = this.resolve(options);
 		const registered = [
 			...(ctx.guildId ? (this.state.commands.get(ctx.guildId) ?? []) : []),
@@ -130,7 +230,7 @@ export class DiscordSandbox {
 			options: buildCommandOptions(options),
 		};
 		if (registered?.guild_id) data.guild_id = registered.guild_id;
-		return this.dispatch(options.autocomplete ? 4 : 2, data, ctx);
+		return [options.autocomplete ? 4 : 2, data, ctx];
 	}
 
 	/** Sends a modal submit whose text inputs hold `fields` (custom id → value). */
@@ -212,13 +312,14 @@ export class DiscordSandbox {
 
 	async close(): Promise<void> {
 		this.gateway.close();
+		this.http.close();
 		this.server.closeAllConnections();
 		await new Promise<void>((resolve) => this.server.close(() => resolve()));
 	}
 
 	private resolve(options: InteractionContext): ResolvedContext {
 		const guildId = options.guildId === undefined ? (this.guildIds[0] ?? null) : options.guildId;
-		const guild = guildId ? this.state.guilds.find((item) => item.id === guildId) : undefined;
+		const guild = guildId ? this.state.guildById(guildId) : undefined;
 		const userId = options.userId ?? DEFAULT_USER_ID;
 		return {
 			guildId,
@@ -230,10 +331,10 @@ export class DiscordSandbox {
 		};
 	}
 
-	private dispatch(type: number, data: Json, ctx: ResolvedContext, extra: Json = {}): InteractionHandle {
+	private create(type: number, data: Json, ctx: ResolvedContext, extra: Json = {}) {
 		const id = nextSnowflake();
 		const token = `aW50ZXJhY3Rpb246${id}_${randomBytes(24).toString('base64url')}`;
-		const payload = {
+		const payload: Json = {
 			...buildInteractionBase(id, token, this.applicationId, ctx, this.state.settings.attachmentSizeLimit),
 			type,
 			data,
@@ -250,9 +351,23 @@ export class DiscordSandbox {
 			payload,
 		);
 		this.state.interactions.set(token, handle);
-		this.gateway.dispatch('INTERACTION_CREATE', payload, ctx.guildId);
+		return { handle, payload };
+	}
+
+	private dispatch(type: number, data: Json, ctx: ResolvedContext, extra: Json = {}): InteractionHandle {
+		const { handle, payload } = this.create(type, data, ctx, extra);
+		this.dispatchedInteractions.push(handle);
+		if (this.deliveryMode === 'http') this.http.deliver(handle, payload);
+		else handle.deliveredTo.push(...this.gateway.dispatch('INTERACTION_CREATE', payload, ctx.guildId));
 		return handle;
 	}
+}
+
+/** The default alteration of a replayed body: the same interaction, claimed by another user. */
+function impersonate(payload: Json): Json {
+	const other = buildUser('999999999999999999', 'impostor');
+	const member = payload.member as Json | undefined;
+	return member ? { ...payload, member: { ...member, user: other } } : { ...payload, user: other };
 }
 
 /** Starts REST and gateway on 127.0.0.1 (a free port unless `port` is given). */
@@ -265,7 +380,11 @@ export async function startDiscordSandbox(options: SandboxOptions = {}): Promise
 		rolesPerGuild: options.rolesPerGuild ?? 16,
 		membersPerGuild: options.membersPerGuild ?? 5,
 	};
-	const guilds = Array.from({ length: options.guildCount ?? 1 }, (_, i) => buildGuild(i, botUser, shape));
+	if (idsPerGuild(shape) > FIXTURE_IDS_PER_MS) throw new Error('a sandbox guild holds at most 4,094 objects');
+	const guildCount = options.guildCount ?? 1;
+	// Consecutive timestamps in the past: guild i lands on shard i % shardCount by Discord's formula.
+	const firstMs = pastTimestamp(guildCount + 60_000);
+	const guilds = Array.from({ length: guildCount }, (_, i) => new GuildFixture(i, firstMs + i, botUser, shape));
 	const state = new SandboxState(
 		{
 			token,
@@ -275,6 +394,8 @@ export async function startDiscordSandbox(options: SandboxOptions = {}): Promise
 			tokenLifetimeMs: options.tokenLifetimeMs ?? 15 * 60_000,
 			attachmentSizeLimit: 10 * 1024 * 1024,
 			validateSchema: options.validateSchema ?? true,
+			recommendedShards: options.recommendedShards ?? Math.max(1, Math.ceil(guildCount / 1000)),
+			maxConcurrency: options.maxConcurrency ?? 16,
 		},
 		guilds,
 	);
@@ -299,5 +420,10 @@ export async function startDiscordSandbox(options: SandboxOptions = {}): Promise
 	const { port } = server.address() as AddressInfo;
 	state.gatewayUrl = `ws://127.0.0.1:${port}/gateway`;
 	state.messages.setBaseUrl(`http://127.0.0.1:${port}`);
-	return new DiscordSandbox(state, gateway, server, `http://127.0.0.1:${port}/api`);
+	const http = new HttpDelivery(state);
+	if (options.interactions) {
+		const { url } = options.interactions;
+		http.use(Array.isArray(url) ? url : [url]);
+	}
+	return new DiscordSandbox(state, gateway, http, server, `http://127.0.0.1:${port}/api`);
 }

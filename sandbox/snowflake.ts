@@ -23,3 +23,26 @@ export function nextSnowflake(): string {
 export function shardOf(guildId: string, shardCount: number): number {
 	return Number((BigInt(guildId) >> 22n) % BigInt(shardCount));
 }
+
+// Fixture ids use worker 2 so they never collide with nextSnowflake(), which uses worker 1.
+const FIXTURE_WORKER = 2n;
+/** Ids a fixture may derive from one timestamp (the 12-bit increment). */
+export const FIXTURE_IDS_PER_MS = 4096;
+
+/** The milliseconds since Discord's epoch `ms` ago, as a fixture timestamp. */
+export function pastTimestamp(msAgo: number): number {
+	return Number(BigInt(Date.now()) - DISCORD_EPOCH) - msAgo;
+}
+
+/** A fixture's id: its own timestamp `ms`, worker 2, and `increment` (0 … 4095) for the objects it owns. */
+export function fixtureSnowflake(ms: number, increment: number): string {
+	return ((BigInt(ms) << 22n) | (FIXTURE_WORKER << 17n) | BigInt(increment)).toString();
+}
+
+/** Timestamp and increment of a fixture id, or undefined for any other snowflake. */
+export function parseFixtureSnowflake(id: string): { ms: number; increment: number } | undefined {
+	if (!/^\d{1,20}$/.test(id)) return undefined;
+	const value = BigInt(id);
+	if (((value >> 17n) & 0x1fn) !== FIXTURE_WORKER || ((value >> 12n) & 0x1fn) !== 0n) return undefined;
+	return { ms: Number(value >> 22n), increment: Number(value & 0xfffn) };
+}

@@ -2,6 +2,7 @@ import type { ApiUser, GuildFixture } from './fixtures.js';
 import type { InteractionHandle } from './interaction-handle.js';
 import { MessageStore } from './messages.js';
 import type { Problem } from './problems.js';
+import { parseFixtureSnowflake } from './snowflake.js';
 import type { Json, SandboxMessage, SandboxRejection, SandboxViolation, UnknownRequest } from './types.js';
 
 export interface SandboxSettings {
@@ -15,6 +16,10 @@ export interface SandboxSettings {
 	attachmentSizeLimit: number;
 	/** Validate bodies against Discord's OpenAPI description (the limits are always checked). */
 	validateSchema: boolean;
+	/** What `GET /gateway/bot` recommends as `shards`. */
+	recommendedShards: number;
+	/** `session_start_limit.max_concurrency`: how many shards discord.js identifies at once. */
+	maxConcurrency: number;
 }
 
 export interface StoredCommand extends Json {
@@ -27,7 +32,6 @@ export class SandboxState {
 	readonly messages = new MessageStore();
 	readonly interactions = new Map<string, InteractionHandle>();
 	readonly commands = new Map<string, StoredCommand[]>();
-	readonly channelGuild = new Map<string, string>();
 	readonly violations: SandboxViolation[] = [];
 	readonly unknownRequests: UnknownRequest[] = [];
 	readonly rejections: SandboxRejection[] = [];
@@ -37,11 +41,24 @@ export class SandboxState {
 	/** ws://127.0.0.1:PORT/gateway, set once the server listens. */
 	gatewayUrl = '';
 
+	private readonly guildsByKey = new Map<number, GuildFixture>();
+
 	constructor(
 		readonly settings: SandboxSettings,
 		readonly guilds: GuildFixture[],
 	) {
-		for (const guild of guilds) for (const channelId of guild.channelIds) this.channelGuild.set(channelId, guild.id);
+		for (const guild of guilds) this.guildsByKey.set(guild.shardKey, guild);
+	}
+
+	guildById(guildId: string): GuildFixture | undefined {
+		const guild = this.guildsByKey.get(parseFixtureSnowflake(guildId)?.ms ?? -1);
+		return guild?.id === guildId ? guild : undefined;
+	}
+
+	/** The guild holding text channel `channelId`, or undefined. */
+	guildOfChannel(channelId: string): GuildFixture | undefined {
+		const guild = this.guildsByKey.get(parseFixtureSnowflake(channelId)?.ms ?? -1);
+		return guild?.hasChannel(channelId) ? guild : undefined;
 	}
 
 	now(): number {

@@ -44,12 +44,17 @@ export interface SandboxResponse {
 	kind: 'callback' | 'edit' | 'followUp' | 'delete';
 	/** Callback type (4 reply, 5 defer, 6 deferUpdate, 7 update, 8 autocomplete, 9 modal); undefined for webhooks. */
 	type?: number;
+	/** How a callback came: `POST /interactions/{id}/{token}/callback`, or as the body of the HTTP response (HTTP mode). */
+	via?: 'rest' | 'http';
 	data: Json;
 	flags: number;
 	files: SandboxFile[];
 	/** Milliseconds after the interaction was dispatched. */
 	at: number;
-	/** HTTP status the sandbox answered with (4xx when Discord would have refused it). */
+	/**
+	 * HTTP status the sandbox answered with (4xx when Discord would have refused it). For a callback in an HTTP
+	 * response: the verdict a POST /callback would have got (204 accepted, 400 40060, 404 10062, 400 50035).
+	 */
 	status: number;
 	/** Discord error code when refused (10062, 40060, 10015, 50027, 50035). */
 	errorCode?: number;
@@ -79,4 +84,32 @@ export interface SandboxRejection {
 	code: number;
 	message: string;
 	at: number;
+}
+
+/** Where an interaction was delivered. */
+export type InteractionDelivery =
+	| {
+			via: 'gateway';
+			sessionId: string;
+			shardId: number;
+			shardCount: number;
+			/** False when the session was away: the dispatch waits in its replay buffer for a RESUME. */
+			connected: boolean;
+	  }
+	| { via: 'http'; url: string };
+
+/** HTTP mode: the signed request the stand-in sent and the endpoint's answer. */
+export interface InteractionHttpExchange {
+	url: string;
+	timestamp: string;
+	signature: string;
+	/** The exact bytes signed and sent. */
+	body: Buffer;
+	/** The endpoint's HTTP status; 0 when the request failed (refused connection, no answer in time). */
+	status: number;
+	contentType: string;
+	responseBody: Buffer;
+	/** Milliseconds from dispatch to the end of the answer. */
+	at: number;
+	error?: string;
 }
