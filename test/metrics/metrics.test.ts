@@ -203,6 +203,9 @@ describe('default metrics', () => {
 			assert.equal(exposition.types.get('nodejs_eventloop_lag_p99_seconds'), 'gauge');
 			assert.equal(findSamples(exposition, 'process_cpu_user_seconds_total').length, 1);
 		}
+		// One event-loop monitor and one GC observer per process, whatever the number of registries.
+		const name = 'nodejs_eventloop_lag_p99_seconds';
+		assert.equal(first.registry.getSingleMetric(name), second.registry.getSingleMetric(name));
 	});
 
 	it('are left out on request', async () => {
