@@ -44,7 +44,7 @@ async function startChild(interactions: number, mode: 'answer' | 'silent' = 'ans
 	return child;
 }
 
-describe('collectSnapshots', () => {
+describe('collectSnapshots', { timeout: 90_000 }, () => {
 	it('gathers each child process snapshot over IPC and sums them with the manager own', async () => {
 		const [first, second] = await Promise.all([startChild(2), startChild(3)]);
 		const manager = createMetrics({ commands: ['stats'], collectDefault: false });
@@ -64,7 +64,7 @@ describe('collectSnapshots', () => {
 		const elapsed = performance.now() - started;
 		assert.equal(missing, 1);
 		assert.equal(snapshots.length, 1);
-		assert.ok(elapsed < 1000, `took ${elapsed} ms`);
+		assert.ok(elapsed < 2000, `took ${elapsed} ms`);
 		const exposition = parsePrometheusText(await aggregateSnapshots(snapshots).metrics());
 		assert.equal(sampleValue(exposition, 'adstats_interactions_total', { command: 'stats', outcome: 'answered' }), 4);
 	});
@@ -77,6 +77,7 @@ describe('collectSnapshots', () => {
 		const started = performance.now();
 		const { missing } = await collectSnapshots([child], 5000);
 		assert.equal(missing, 1);
-		assert.ok(performance.now() - started < 1000);
+		const elapsed = performance.now() - started;
+		assert.ok(elapsed < 2500, `took ${elapsed} ms against a deadline of 5000 ms`);
 	});
 });
