@@ -7,7 +7,7 @@ import ja from './locales/ja.json' with { type: 'json' };
 import ptBR from './locales/pt-BR.json' with { type: 'json' };
 import ru from './locales/ru.json' with { type: 'json' };
 import tr from './locales/tr.json' with { type: 'json' };
-import { FALLBACK_LOCALE, LOCALES, type Locale, type TranslatedLocale } from './locale.js';
+import { FALLBACK_LOCALE, LOCALES, TRANSLATED_LOCALES, type Locale, type TranslatedLocale } from './locale.js';
 import type { MessageKey } from './message-key.js';
 
 export type { MessageKey } from './message-key.js';
@@ -67,8 +67,6 @@ export function translator(locale: Locale): Translate {
 /** The seven non-English texts of a key, for Discord's `name_localizations` / `description_localizations`. */
 export function commandLocalizations(key: MessageKey): Partial<Record<TranslatedLocale, string>> {
 	const localizations: Partial<Record<TranslatedLocale, string>> = {};
-	for (const locale of LOCALES) {
-		if (locale !== FALLBACK_LOCALE) localizations[locale] = translator(locale)(key);
-	}
+	for (const locale of TRANSLATED_LOCALES) localizations[locale] = translator(locale)(key);
 	return localizations;
 }

@@ -7,6 +7,7 @@ export {
 	LANGUAGE_NAMES,
 	LOCALES,
 	resolveLocale,
+	TRANSLATED_LOCALES,
 	type Locale,
 	type TranslatedLocale,
 } from './locale.js';

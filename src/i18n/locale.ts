@@ -3,7 +3,10 @@ export const LOCALES = ['en-US', 'de', 'fr', 'es-ES', 'pt-BR', 'ru', 'tr', 'ja']
 export type Locale = (typeof LOCALES)[number];
 export type TranslatedLocale = Exclude<Locale, 'en-US'>;
 
-export const FALLBACK_LOCALE: Locale = 'en-US';
+export const FALLBACK_LOCALE = 'en-US' satisfies Locale;
+
+/** The locales Discord gets `*_localizations` for; en-US is the command's own name and description. */
+export const TRANSLATED_LOCALES = LOCALES.filter((locale): locale is TranslatedLocale => locale !== FALLBACK_LOCALE);
 
 /** Each language in its own words: the `/settings language` choices, which no member should have to translate. */
 export const LANGUAGE_NAMES: Readonly<Record<Locale, string>> = {
