@@ -44,6 +44,15 @@ describe('translator', () => {
 		assert.equal(translator('en-US')('buttons.share'), 'Share in channel');
 	});
 
+	it('takes only keys of the catalogue, plural keys by their base name (checked by tsc)', () => {
+		const t = translator('en-US');
+		assert.equal(t('embed.fewerDays', { count: 2 }), 'The stats service gives the last 2 days; the chart shows those.');
+		// @ts-expect-error a key that is not in the catalogue
+		assert.equal(t('embed.noSuchKey'), 'embed.noSuchKey');
+		// @ts-expect-error a plural form is chosen by `count`, never named
+		t('embed.fewerDays_one');
+	});
+
 	it('inserts values as they are: Discord is not HTML', () => {
 		const text = translator('en-US')('embed.title', { account: 'Tom & Jerry <3 "quoted"' });
 		assert.equal(text, 'Ad statistics · Tom & Jerry <3 "quoted"');
