@@ -58,6 +58,11 @@ describe('translator', () => {
 		assert.equal(text, 'Ad statistics · Tom & Jerry <3 "quoted"');
 	});
 
+	it('never reads an inserted value as a placeholder or a nested key (an account name is input)', () => {
+		const text = translator('de')('embed.title', { account: '{{userId}} $t(buttons.share)', userId: '1' });
+		assert.equal(text, 'Werbestatistik · {{userId}} $t(buttons.share)');
+	});
+
 	it('keeps mentions and code spans around the inserted values', () => {
 		assert.equal(translator('fr')('stats.sharedBy', { userId: '123' }), 'Partagé par <@123>');
 		assert.equal(
