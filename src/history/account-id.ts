@@ -10,5 +10,7 @@ const ACCOUNT_ID_PREFIX = 'adstats-history-account v1\0';
  * from a key.
  */
 export function historyAccountId(accountName: string): string {
-	return createHash('sha256').update(ACCOUNT_ID_PREFIX + accountName, 'utf8').digest('hex');
+	return createHash('sha256')
+		.update(ACCOUNT_ID_PREFIX + accountName, 'utf8')
+		.digest('hex');
 }

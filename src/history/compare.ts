@@ -46,7 +46,9 @@ export function comparePeriods(
 ): Comparisons {
 	const longest = Math.max(...Object.values(PERIODS));
 	const series = dailySeries(record, { from: addDays(today, -(2 * longest - 1)), to: today, today });
-	const totals = snapshot ? { day: snapshot.sends.today, week: snapshot.sends.weekly, month: snapshot.sends.monthly } : null;
+	const totals = snapshot
+		? { day: snapshot.sends.today, week: snapshot.sends.weekly, month: snapshot.sends.monthly }
+		: null;
 	const compare = (metric: 'sends' | 'joins'): PeriodComparisons => {
 		const line = (name: keyof typeof PERIODS): PeriodComparison => {
 			const length = PERIODS[name];
