@@ -46,10 +46,13 @@ function valueOf(figures: DailyFigures, metric: HistoryMetric): number | null {
 /** The points of a chart of `days` days ending today, with what the reply needs to explain gaps. */
 export function buildChartSeries(record: HistoryRecord | null, options: ChartSeriesOptions): ChartSeries {
 	const { days, metric, today } = options;
-	const first = addDays(today, -(days - 1));
-	const shown = dailySeries(record, { from: addDays(first, -AVERAGE_LEAD_IN_DAYS), to: today, today });
+	const windowStart = addDays(today, -(days - 1 + AVERAGE_LEAD_IN_DAYS));
+	const oldest = recordedDates(record)[0];
+	// One pass over the whole history and the window: the days before the window only tell where history starts.
+	const from = oldest !== undefined && oldest < windowStart ? oldest : windowStart;
+	const whole = dailySeries(record, { from, to: today, today });
+	const shown = whole.slice(-(days + AVERAGE_LEAD_IN_DAYS));
 	const toPoint = (figures: DailyFigures): ChartPoint => ({ date: figures.date, value: valueOf(figures, metric) });
-	const whole = wholeHistory(record, today);
 	const firstKnown = whole.find((figures) => valueOf(figures, metric) !== null);
 	return {
 		points: shown.slice(AVERAGE_LEAD_IN_DAYS).map(toPoint),
@@ -57,12 +60,6 @@ export function buildChartSeries(record: HistoryRecord | null, options: ChartSer
 		firstKnownDate: firstKnown?.date ?? null,
 		firstFigureDate: metric === 'sends' ? null : firstJoinsFigureDate(record, whole, today),
 	};
-}
-
-function wholeHistory(record: HistoryRecord | null, today: string): DailyFigures[] {
-	const oldest = recordedDates(record)[0];
-	if (oldest === undefined || oldest > today) return [];
-	return dailySeries(record, { from: oldest, to: today, today });
 }
 
 /**

@@ -20,8 +20,3 @@ export function addDays(date: string, days: number): string {
 export function daysBetween(from: string, to: string): number {
 	return Math.round((startOfDate(to) - startOfDate(from)) / DAY_MS);
 }
-
-/** Every date from `from` to `to`, both included, oldest first; empty when `to` is earlier. */
-export function* datesFrom(from: string, to: string): Generator<string> {
-	for (let date = from; date <= to; date = addDays(date, 1)) yield date;
-}

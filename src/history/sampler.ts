@@ -66,6 +66,7 @@ export function createHistorySampler(options: HistorySamplerOptions): HistorySam
 	const accountKeyOf = (apiKey: string) =>
 		createHmac('sha256', hmacKey).update(apiKey, 'utf8').digest('hex').slice(0, 32);
 	const hourOf = (accountKey: string) => Number.parseInt(accountKey.slice(0, 8), 16) % HOURS_PER_DAY;
+	if (!(options.perMinute > 0)) throw new RangeError('perMinute must be above 0');
 	const intervalMs = 60_000 / options.perMinute;
 
 	let running = false;

@@ -1,4 +1,4 @@
-import { addDays, datesFrom, DAY_MS } from './days.js';
+import { DAY_MS, startOfDate, utcDateOf } from './days.js';
 import type { HistoryDay, HistoryRecord } from './record.js';
 
 /**
@@ -35,8 +35,11 @@ export interface SeriesRange {
 export function dailySeries(record: HistoryRecord | null, range: SeriesRange): DailyFigures[] {
 	const days = record?.days ?? {};
 	const result: DailyFigures[] = [];
-	for (const date of datesFrom(range.from, range.to)) {
-		result.push(figuresOf(date, days[date], days[addDays(date, 1)], range.today));
+	let date = range.from;
+	for (let time = startOfDate(range.from); date <= range.to; time += DAY_MS) {
+		const next = utcDateOf(time + DAY_MS);
+		result.push(figuresOf(date, days[date], days[next], range.today));
+		date = next;
 	}
 	return result;
 }
