@@ -75,7 +75,7 @@ const perDay = (calls: Call[]) => {
 test('two processes sharing the claims sample every account once a day in total, about 24 h apart', async () => {
 	const clock = new FakeClock(START);
 	const list = accounts(60);
-	const { claimOnce } = memoryClaims(clock.now);
+	const { claimOnce, claims } = memoryClaims(clock.now);
 	const first = harness(clock, list, { claimOnce });
 	const second = harness(clock, list, { claimOnce });
 	started(first.options);
@@ -90,6 +90,10 @@ test('two processes sharing the claims sample every account once a day in total,
 		const times = calls.filter((call) => call.apiKey === apiKey).map((call) => call.at);
 		assert.equal(times.length, 2);
 		assert.ok(Math.abs((times[1] ?? 0) - (times[0] ?? 0) - DAY) <= HOUR, 'samples about a day apart');
+	}
+	for (const key of claims.keys()) {
+		assert.match(key, /^history-(sample:2026-11-2[34]:[0-9a-f]{32}|pass:2026-11-2[34]:\d{1,2})$/);
+		assert.ok(!list.some(({ apiKey }) => key.includes(apiKey)));
 	}
 	const hours = new Set(calls.map((call) => new Date(call.at).getUTCHours()));
 	assert.ok(hours.size >= 12, `spread over the day (${hours.size} hours)`);
@@ -228,4 +232,15 @@ test('the sampler reads one link at a time, never ahead', async () => {
 	assert.equal(calls, count);
 	assert.equal(readAhead, 0);
 	assert.ok(yielded >= count);
+});
+
+test("a stale snapshot (the endpoint unreachable) is not recorded as the day's sample", async () => {
+	const clock = new FakeClock(START + 23 * HOUR);
+	const { options, recorded, lines } = harness(clock, accounts(1));
+	const fetchSnapshot = options.fetchSnapshot;
+	options.fetchSnapshot = async (apiKey) => ({ ...(await fetchSnapshot(apiKey)), isStale: true });
+	started(options);
+	await clock.advanceTo(START + DAY - 1);
+	assert.equal(recorded.length, 0);
+	assert.match(lines.join('\n'), /unreachable/);
 });
