@@ -1,0 +1,18 @@
+export { historyAccountId } from './account-id.js';
+export { AVERAGE_LEAD_IN_DAYS, buildChartSeries } from './chart-series.js';
+export type { ChartPoint, ChartSeries, ChartSeriesOptions, HistoryMetric } from './chart-series.js';
+export { changeBetween, comparePeriods } from './compare.js';
+export type { Change, Comparisons, PeriodComparison, PeriodComparisons } from './compare.js';
+export { addDays, utcDateOf } from './days.js';
+export { buildExport, buildExportCsv, EXPORT_HEADER, exportFileName } from './export-csv.js';
+export type { ExportFile } from './export-csv.js';
+export { createKeyedMutex } from './keyed-mutex.js';
+export type { WithLock } from './keyed-mutex.js';
+export { DEFAULT_HISTORY_DAYS, foldSnapshot, HISTORY_SCHEMA_VERSION, parseHistoryRecord } from './record.js';
+export type { FoldOptions, HistoryDay, HistoryRecord, Reading } from './record.js';
+export { createHistorySampler, sampleClaimKey, samplePassClaimKey } from './sampler.js';
+export type { HistorySampler, HistorySamplerOptions, SamplerAccount, SamplerLog } from './sampler.js';
+export { dailySeries, FAILED_EXACT_TOLERANCE_MS } from './series.js';
+export type { DailyFigures, SeriesRange } from './series.js';
+export { createHistoryStore } from './store.js';
+export type { HistoryStore, HistoryStoreOptions } from './store.js';

@@ -1,0 +1,246 @@
+import assert from 'node:assert/strict';
+import { afterEach, test } from 'node:test';
+import { createHistorySampler } from '../../src/history/sampler.js';
+import type { HistorySampler, HistorySamplerOptions, SamplerAccount } from '../../src/history/sampler.js';
+import { KeyRejectedError, RateLimitedError } from '../../src/stats-api/errors.js';
+import { FakeClock, memoryClaims } from './fake-clock.js';
+import { makeSnapshot } from './snapshots.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const START = Date.parse('2026-11-23T00:00:00Z');
+const SECRET = Buffer.alloc(32, 0x5a);
+
+const keyOf = (index: number) => `sk_test_${String(index).padStart(6, '0')}_${'x'.repeat(12)}`;
+const accounts = (count: number): SamplerAccount[] =>
+	Array.from({ length: count }, (_, index) => ({ linkKey: `user:${1000 + index}`, apiKey: keyOf(index) }));
+
+interface Call {
+	apiKey: string;
+	at: number;
+}
+
+function harness(clock: FakeClock, list: SamplerAccount[], overrides: Partial<HistorySamplerOptions> = {}) {
+	const calls: Call[] = [];
+	const recorded: string[] = [];
+	const lines: string[] = [];
+	const options: HistorySamplerOptions = {
+		listAccounts: async function* () {
+			yield* list;
+		},
+		fetchSnapshot: async (apiKey) => {
+			calls.push({ apiKey, at: clock.now() });
+			return {
+				snapshot: makeSnapshot({ generatedAt: new Date(clock.now()).toISOString(), user: `account-${apiKey}` }),
+				fetchedAt: clock.now(),
+			};
+		},
+		record: async (snapshot) => {
+			recorded.push(snapshot.meta.user ?? '');
+		},
+		claimOnce: memoryClaims(clock.now).claimOnce,
+		secret: SECRET,
+		perMinute: 30,
+		now: clock.now,
+		setTimer: clock.setTimer,
+		log: {
+			info: (fields, message) => lines.push(JSON.stringify({ ...fields, message })),
+			warn: (fields, message) => lines.push(JSON.stringify({ ...fields, message })),
+		},
+		...overrides,
+	};
+	return { options, calls, recorded, lines };
+}
+
+const running: HistorySampler[] = [];
+const started = (options: HistorySamplerOptions) => {
+	const sampler = createHistorySampler(options);
+	sampler.start();
+	running.push(sampler);
+	return sampler;
+};
+afterEach(async () => {
+	for (const sampler of running.splice(0)) await sampler.stop();
+});
+
+const perDay = (calls: Call[]) => {
+	const counts = new Map<string, number>();
+	for (const call of calls) {
+		const key = `${new Date(call.at).toISOString().slice(0, 10)} ${call.apiKey}`;
+		counts.set(key, (counts.get(key) ?? 0) + 1);
+	}
+	return counts;
+};
+
+test('two processes sharing the claims sample every account once a day in total, about 24 h apart', async () => {
+	const clock = new FakeClock(START);
+	const list = accounts(60);
+	const { claimOnce, claims } = memoryClaims(clock.now);
+	const first = harness(clock, list, { claimOnce });
+	const second = harness(clock, list, { claimOnce });
+	started(first.options);
+	started(second.options);
+	await clock.advanceTo(START + 2 * DAY - 1);
+	const calls = [...first.calls, ...second.calls];
+	const counts = perDay(calls);
+	assert.equal(counts.size, 120, 'each of 60 accounts on each of 2 days');
+	assert.ok([...counts.values()].every((count) => count === 1));
+	assert.ok(first.calls.length > 0 && second.calls.length > 0, 'both processes took part');
+	for (const { apiKey } of list) {
+		const times = calls.filter((call) => call.apiKey === apiKey).map((call) => call.at);
+		assert.equal(times.length, 2);
+		assert.ok(Math.abs((times[1] ?? 0) - (times[0] ?? 0) - DAY) <= HOUR, 'samples about a day apart');
+	}
+	for (const key of claims.keys()) {
+		assert.match(key, /^history-(sample:2026-11-2[34]:[0-9a-f]{32}|pass:2026-11-2[34]:\d{1,2})$/);
+		assert.ok(!list.some(({ apiKey }) => key.includes(apiKey)));
+	}
+	const hours = new Set(calls.map((call) => new Date(call.at).getUTCHours()));
+	assert.ok(hours.size >= 12, `spread over the day (${hours.size} hours)`);
+});
+
+test('links sharing a key are one account: one call a day', async () => {
+	const clock = new FakeClock(START);
+	const shared = { linkKey: 'guild:9', apiKey: keyOf(1) };
+	const { options, calls } = harness(clock, [...accounts(3), shared]);
+	started(options);
+	await clock.advanceTo(START + DAY - 1);
+	assert.equal(calls.filter((call) => call.apiKey === keyOf(1)).length, 1);
+	assert.equal(calls.length, 3);
+});
+
+test('upstream calls stay within the per-minute bound', async () => {
+	const clock = new FakeClock(START + 23 * HOUR);
+	const { options, calls } = harness(clock, accounts(40), { perMinute: 4 });
+	started(options);
+	await clock.advanceTo(START + DAY - 1);
+	assert.equal(calls.length, 40, 'a start late in the day catches up every account');
+	for (const [index, call] of calls.entries()) {
+		const inWindow = calls.slice(index).filter((other) => other.at < call.at + 60_000);
+		assert.ok(inWindow.length <= 4, `${inWindow.length} calls within a minute`);
+	}
+});
+
+test('a 429 waits its Retry-After and then samples the account', async () => {
+	const clock = new FakeClock(START + 23 * HOUR);
+	let refused = false;
+	const { options, calls, recorded } = harness(clock, accounts(2));
+	const fetchSnapshot = options.fetchSnapshot;
+	options.fetchSnapshot = async (apiKey) => {
+		if (!refused) {
+			refused = true;
+			calls.push({ apiKey, at: clock.now() });
+			throw new RateLimitedError(120);
+		}
+		return fetchSnapshot(apiKey);
+	};
+	started(options);
+	await clock.advanceTo(START + DAY - 1);
+	assert.equal(calls.length, 3);
+	assert.equal(calls[1]?.apiKey, calls[0]?.apiKey, 'the same account is retried');
+	assert.ok((calls[1]?.at ?? 0) - (calls[0]?.at ?? 0) >= 120_000);
+	assert.equal(recorded.length, 2);
+});
+
+test('an account whose key is rejected is skipped for the day, and its key is never logged', async () => {
+	const clock = new FakeClock(START);
+	const list = accounts(3);
+	const { options, calls, recorded, lines } = harness(clock, list);
+	const fetchSnapshot = options.fetchSnapshot;
+	options.fetchSnapshot = async (apiKey) => {
+		if (apiKey === keyOf(0)) {
+			calls.push({ apiKey, at: clock.now() });
+			throw new KeyRejectedError(401);
+		}
+		return fetchSnapshot(apiKey);
+	};
+	started(options);
+	await clock.advanceTo(START + 2 * DAY - 1);
+	assert.equal(calls.filter((call) => call.apiKey === keyOf(0)).length, 2, 'once a day, no retry loop');
+	assert.equal(recorded.length, 4);
+	const log = lines.join('\n');
+	assert.match(log, /"linkKey":"user:1000".*key is rejected/);
+	for (const { apiKey } of list) assert.ok(!log.includes(apiKey));
+});
+
+test('a process started mid-day catches up the hours already past, and the rest come at their hour', async () => {
+	const clock = new FakeClock(START + 15.5 * HOUR);
+	const { options, calls } = harness(clock, accounts(48));
+	started(options);
+	await clock.advanceTo(START + 15.5 * HOUR + 30 * 60_000);
+	const caughtUp = calls.length;
+	assert.ok(caughtUp > 0 && caughtUp < 48, `${caughtUp} caught up`);
+	await clock.advanceTo(START + DAY - 1);
+	assert.equal(calls.length, 48);
+	for (const call of calls.slice(caughtUp)) assert.ok(call.at >= START + 16 * HOUR);
+});
+
+test('stop ends sampling: no call after it', async () => {
+	const clock = new FakeClock(START);
+	const { options, calls } = harness(clock, accounts(30));
+	const sampler = started(options);
+	await clock.advanceTo(START + 6 * HOUR);
+	const before = calls.length;
+	await sampler.stop();
+	await clock.advanceTo(START + DAY);
+	assert.equal(calls.length, before);
+	assert.equal(clock.pendingTimers, 0);
+});
+
+test('a store failure ends one pass only', async () => {
+	const clock = new FakeClock(START);
+	const { options, calls, lines } = harness(clock, accounts(30));
+	const claimOnce = options.claimOnce;
+	let failing = true;
+	options.claimOnce = async (key, ttl) => {
+		if (failing) throw new Error('store down');
+		return claimOnce(key, ttl);
+	};
+	started(options);
+	await clock.advanceTo(START + 2 * HOUR);
+	assert.equal(calls.length, 0);
+	assert.match(lines.join('\n'), /pass failed/);
+	failing = false;
+	await clock.advanceTo(START + DAY - 1);
+	assert.ok(calls.length > 0);
+});
+
+test('the sampler reads one link at a time, never ahead', async () => {
+	const clock = new FakeClock(START);
+	const count = 10_000;
+	let yielded = 0;
+	let lastYielded = '';
+	let readAhead = 0;
+	const { options } = harness(clock, []);
+	options.perMinute = 60;
+	options.claimOnce = async () => true;
+	options.listAccounts = async function* () {
+		for (let index = 0; index < count; index += 1) {
+			lastYielded = keyOf(index);
+			yielded += 1;
+			yield { linkKey: `user:${index}`, apiKey: lastYielded };
+		}
+	};
+	let calls = 0;
+	options.fetchSnapshot = async (apiKey) => {
+		calls += 1;
+		if (apiKey !== lastYielded) readAhead += 1;
+		return { snapshot: makeSnapshot({ generatedAt: new Date(clock.now()).toISOString() }), fetchedAt: clock.now() };
+	};
+	started(options);
+	await clock.advanceTo(START + DAY - 1);
+	assert.equal(calls, count);
+	assert.equal(readAhead, 0);
+	assert.ok(yielded >= count);
+});
+
+test("a stale snapshot (the endpoint unreachable) is not recorded as the day's sample", async () => {
+	const clock = new FakeClock(START + 23 * HOUR);
+	const { options, recorded, lines } = harness(clock, accounts(1));
+	const fetchSnapshot = options.fetchSnapshot;
+	options.fetchSnapshot = async (apiKey) => ({ ...(await fetchSnapshot(apiKey)), isStale: true });
+	started(options);
+	await clock.advanceTo(START + DAY - 1);
+	assert.equal(recorded.length, 0);
+	assert.match(lines.join('\n'), /unreachable/);
+});
