@@ -29,6 +29,11 @@ export function storeSchemeOf(storeUrl: string): StoreScheme | null {
 	return null;
 }
 
+/** The path a `sqlite://` STORE_URL names. */
+export function sqliteFileOf(storeUrl: string): string {
+	return storeUrl.slice('sqlite://'.length);
+}
+
 export const STORE_URL_PROBLEM = 'STORE_URL must start with sqlite://, redis:// or postgres://';
 
 /** Opens the backend a STORE_URL names; each is imported only when configured (the clients cost MiBs of heap). */

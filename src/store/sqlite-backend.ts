@@ -3,18 +3,13 @@ import { dirname } from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
 import Keyv from 'keyv';
 import type { BackendOptions, StoreBackend } from './backend.js';
-import { pick } from './backend.js';
+import { pick, sqliteFileOf } from './backend.js';
 import { withDeadline } from './deadline.js';
 import { DeadlineStore } from './deadline-store.js';
 import type { RawEntry } from './raw-entry.js';
 import { startSqlitePurge } from './sqlite-purge.js';
 
 const LIST_PAGE = 500;
-
-/** The path a `sqlite://` STORE_URL names. */
-export function sqliteFileOf(storeUrl: string): string {
-	return storeUrl.slice('sqlite://'.length);
-}
 
 /**
  * One connection per namespace on one file (WAL, so they do not block each other). Expired entries
