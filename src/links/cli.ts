@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, loadDotEnv, loadLinkStoreConfig } from '../config.js';
-import { sqliteFileOf, storeSchemeOf } from '../store/backend.js';
+import { sqliteFileOf, storeSchemeOf } from '../store/store-backend.js';
 import { StoreDeadlineError } from '../store/deadline.js';
 import { SETTINGS_NAMESPACE } from '../store/namespaces.js';
 import { countEntries } from '../store/list-entries.js';

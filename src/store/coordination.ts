@@ -1,31 +1,8 @@
-import { storeSchemeOf, STORE_URL_PROBLEM } from './backend.js';
+import { storeSchemeOf, STORE_URL_PROBLEM } from './store-backend.js';
 import { STORE_DEADLINE_MS } from './deadline.js';
+import type { ClaimBackend, ClaimBackendSettings, Coordinator } from './claim-types.js';
 
-export type ClaimResult = { claimed: true; release(): Promise<void> } | { claimed: false; retryAfterMs: number };
-
-export interface Coordinator {
-	/** Atomically takes `key` for ttlMs unless someone holds it unexpired. */
-	claim(key: string, ttlMs: number): Promise<ClaimResult>;
-	close(): Promise<void>;
-}
-
-export interface CoordinatorOptions {
-	/** Prepended to every key; lets tests share one store without colliding. */
-	namespacePrefix?: string;
-	/**
-	 * The clock claims expire by on PostgreSQL and SQLite (every process must agree on it within the
-	 * margin a caller tolerates). Redis expires claims by its own clock and ignores this.
-	 */
-	now?: () => number;
-	/** Receives connection errors that belong to no call (every call also throws). */
-	onError?: (e: unknown) => void;
-}
-
-/** What one backend implements; keys arrive prefixed, `token` tells holders apart. */
-export interface ClaimBackend {
-	tryClaim(key: string, token: string, ttlMs: number): Promise<ClaimResult>;
-	close(): Promise<void>;
-}
+export type { ClaimResult, Coordinator, CoordinatorOptions } from './claim-types.js';
 
 /** Claims belong to the namespace that names them (`claims`), beside the Keyv namespaces of the same store. */
 export const CLAIMS_NAMESPACE = 'claims';
@@ -54,12 +31,6 @@ export async function openCoordinator(
 		},
 		close: async () => backend.close(),
 	};
-}
-
-export interface ClaimBackendSettings {
-	deadlineMs: number;
-	now: () => number;
-	onError: (e: unknown) => void;
 }
 
 async function openClaimBackend(storeUrl: string, settings: ClaimBackendSettings): Promise<ClaimBackend> {

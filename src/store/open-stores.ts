@@ -1,6 +1,6 @@
 import type Keyv from 'keyv';
 import { openBackend } from './backend.js';
-import type { StoreBackend } from './backend.js';
+import type { StoreBackend } from './store-backend.js';
 import { STORE_DEADLINE_MS } from './deadline.js';
 import {
 	ALL_NAMESPACES,

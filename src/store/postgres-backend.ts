@@ -1,6 +1,6 @@
 import Keyv from 'keyv';
-import type { BackendOptions, StoreBackend } from './backend.js';
-import { pick } from './backend.js';
+import type { BackendOptions, StoreBackend } from './store-backend.js';
+import { pick } from './store-backend.js';
 import { withDeadline } from './deadline.js';
 import { openPostgresPool, PostgresStore } from './postgres-store.js';
 

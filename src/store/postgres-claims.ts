@@ -1,5 +1,5 @@
 import { CLAIMS_TABLE, CREATE_CLAIMS_TABLE, TAKE_CLAIM } from './claim-sql.js';
-import type { ClaimBackend, ClaimBackendSettings } from './coordination.js';
+import type { ClaimBackend, ClaimBackendSettings } from './claim-types.js';
 import { withDeadline } from './deadline.js';
 import { openPostgresPool } from './postgres-store.js';
 

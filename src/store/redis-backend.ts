@@ -1,6 +1,6 @@
 import Keyv from 'keyv';
-import type { BackendOptions, StoreBackend } from './backend.js';
-import { pick } from './backend.js';
+import type { BackendOptions, StoreBackend } from './store-backend.js';
+import { pick } from './store-backend.js';
 import { expiryOf } from './raw-entry.js';
 import { openRedisConnection } from './redis-connection.js';
 import { RedisStore } from './redis-store.js';

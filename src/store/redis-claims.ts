@@ -1,4 +1,4 @@
-import type { ClaimBackend, ClaimBackendSettings } from './coordination.js';
+import type { ClaimBackend, ClaimBackendSettings } from './claim-types.js';
 import { openRedisConnection } from './redis-connection.js';
 
 // Deletes the claim only while it still holds our token: once it expired, it may be someone else's.

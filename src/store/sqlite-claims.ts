@@ -2,9 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { StorageUnavailableError } from '../links/errors.js';
-import { sqliteFileOf } from './backend.js';
+import { sqliteFileOf } from './store-backend.js';
 import { CLAIMS_TABLE, CREATE_CLAIMS_TABLE, TAKE_CLAIM } from './claim-sql.js';
-import type { ClaimBackend, ClaimBackendSettings } from './coordination.js';
+import type { ClaimBackend, ClaimBackendSettings } from './claim-types.js';
 
 /**
  * Claims in the bot's own SQLite file, so they outlive a restart. better-sqlite3 is synchronous: a
