@@ -2,21 +2,26 @@ import { EventEmitter } from 'node:events';
 import type { KeyvStoreAdapter, StoredData } from 'keyv';
 import { withDeadline } from './deadline.js';
 
+/** Every entry of a namespace as [store key, stored value], each page bound by the deadline. */
+export type EntryIterator = (namespace: string | undefined) => AsyncGenerator<[string, string]>;
+
 /** Gives every call of a Keyv store adapter a deadline; everything else is the wrapped adapter's. */
 export class DeadlineStore extends EventEmitter implements KeyvStoreAdapter {
 	readonly #inner: KeyvStoreAdapter;
 	readonly #deadlineMs: number;
+	/** Keyv builds `keyv.iterator` from this (with `opts.dialect`), so it must be bounded too. */
+	readonly iterator: EntryIterator;
 
-	constructor(inner: KeyvStoreAdapter, deadlineMs: number) {
+	constructor(inner: KeyvStoreAdapter, deadlineMs: number, iterator: EntryIterator) {
 		super();
 		this.#inner = inner;
 		this.#deadlineMs = deadlineMs;
+		this.iterator = iterator;
 		inner.on('error', (error: unknown) => this.emit('error', error));
 	}
 
-	// Keyv reads `opts` to decide on an iterator of its own; none is offered here (see StoreBackend.list).
 	get opts(): unknown {
-		return { dialect: 'deadline' };
+		return this.#inner.opts;
 	}
 
 	get namespace(): string | undefined {

@@ -116,6 +116,12 @@ export class PostgresStore extends EventEmitter implements KeyvStoreAdapter {
 		}
 	}
 
+	/** For Keyv's own `keyv.iterator`: full keys, Keyv removes its `namespace:` prefix itself. */
+	async *iterator(namespace?: string): AsyncGenerator<[string, string]> {
+		const prefix = namespace ? `${namespace}:` : '';
+		for await (const { key, raw } of this.list(prefix)) yield [prefix + key, raw];
+	}
+
 	async #query<Row extends QueryResultRow>(text: string, values: unknown[]): Promise<Row[]> {
 		return withDeadline(
 			(async () => {

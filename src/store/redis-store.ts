@@ -12,7 +12,8 @@ const SCAN_COUNT = 500;
  * Keyv is given `useKeyPrefix: false`: the namespace is prefixed here, and Redis expires entries by PX.
  */
 export class RedisStore extends EventEmitter implements KeyvStoreAdapter {
-	readonly opts = { dialect: 'redis-adstats' };
+	// Keyv offers `keyv.iterator` for a 'redis' dialect that has an iterator.
+	readonly opts = { dialect: 'redis' };
 	/** Keyv assigns its namespace here; the prefix used is the one given to the constructor (the same). */
 	namespace?: string | undefined;
 	readonly #connection: RedisConnection;
@@ -75,6 +76,11 @@ export class RedisStore extends EventEmitter implements KeyvStoreAdapter {
 				if (raw !== null && raw !== undefined) yield { key, raw };
 			}
 		}
+	}
+
+	/** For Keyv's own `keyv.iterator` (keys as Keyv callers use them: Keyv adds no prefix here). */
+	async *iterator(): AsyncGenerator<[string, string]> {
+		for await (const { key, raw } of this.list()) yield [key, raw];
 	}
 
 	async *#scan(): AsyncGenerator<string[]> {

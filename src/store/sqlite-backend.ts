@@ -35,41 +35,25 @@ export async function openSqliteBackend(
 		adapters.set(namespace, adapter);
 	}
 	const keyvs = new Map(
-		[...adapters].map(([namespace, adapter]) => [
-			namespace,
-			new Keyv({ store: new DeadlineStore(adapter, deadlineMs), namespace, throwOnErrors: true }),
-		]),
+		[...adapters].map(([namespace, adapter]) => {
+			const iterator = async function* (): AsyncGenerator<[string, string]> {
+				for await (const { key, raw } of listRows(adapter, `${namespace}:`, deadlineMs)) {
+					yield [`${namespace}:${key}`, raw];
+				}
+			};
+			const store = new DeadlineStore(adapter, deadlineMs, iterator);
+			return [namespace, new Keyv({ store, namespace, throwOnErrors: true })];
+		}),
 	);
 	const first = adapters.values().next().value;
 	// One purge covers the whole file, every namespace.
 	const purge = first ? startSqlitePurge(first, onError) : null;
 	let closing: Promise<void> | null = null;
 
-	async function* list(namespace: string): AsyncGenerator<RawEntry> {
-		const adapter = pick(adapters, namespace);
-		// Keyv prefixes keys with `namespace:` on this backend.
-		const prefix = `${namespace}:`;
-		const pattern = `${prefix.replace(/[\\%_]/g, '\\$&')}%`;
-		let after = '';
-		for (;;) {
-			const rows = (await withDeadline(
-				adapter.query(
-					`SELECT key, value FROM ${adapter.opts.table} WHERE key LIKE ? ESCAPE '\\' AND key > ? ORDER BY key LIMIT ${LIST_PAGE}`,
-					pattern,
-					after,
-				),
-				deadlineMs,
-			)) as Array<{ key: string; value: string }>;
-			for (const row of rows) yield { key: row.key.slice(prefix.length), raw: row.value };
-			const last = rows.at(-1);
-			if (!last || rows.length < LIST_PAGE) return;
-			after = last.key;
-		}
-	}
-
 	return {
 		keyv: (namespace) => pick(keyvs, namespace),
-		list,
+		// Keyv prefixes keys with `namespace:` on this backend.
+		list: (namespace) => listRows(pick(adapters, namespace), `${namespace}:`, deadlineMs),
 		writeRaw: async (namespace, { key, raw }) => {
 			await withDeadline(pick(adapters, namespace).set(`${namespace}:${key}`, raw), deadlineMs);
 		},
@@ -83,4 +67,24 @@ export async function openSqliteBackend(
 			await closing;
 		},
 	};
+}
+
+/** Rows whose key starts with `keyPrefix`, that prefix removed, in key order; one bounded query per page. */
+async function* listRows(adapter: KeyvSqlite, keyPrefix: string, deadlineMs: number): AsyncGenerator<RawEntry> {
+	const pattern = `${keyPrefix.replace(/[\\%_]/g, '\\$&')}%`;
+	let after = '';
+	for (;;) {
+		const rows = (await withDeadline(
+			adapter.query(
+				`SELECT key, value FROM ${adapter.opts.table} WHERE key LIKE ? ESCAPE '\\' AND key > ? ORDER BY key LIMIT ${LIST_PAGE}`,
+				pattern,
+				after,
+			),
+			deadlineMs,
+		)) as Array<{ key: string; value: string }>;
+		for (const row of rows) yield { key: row.key.slice(keyPrefix.length), raw: row.value };
+		const last = rows.at(-1);
+		if (!last || rows.length < LIST_PAGE) return;
+		after = last.key;
+	}
 }

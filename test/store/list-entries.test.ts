@@ -52,6 +52,18 @@ for (const backend of backends) {
 			assert.equal(await countEntries(stores, 'history', (key) => key.endsWith('9')), MANY / 10);
 		});
 
+		test("Keyv's own iterator walks a namespace too", async () => {
+			const { stores } = opened;
+			await stores.reports.set('report:9', { guild: '9' });
+			const seen: Array<[string, unknown]> = [];
+			assert.ok(stores.reports.iterator, 'Keyv offers an iterator on this backend');
+			for await (const [key, value] of stores.reports.iterator(undefined)) seen.push([String(key), value]);
+			assert.deepEqual(
+				seen.find(([key]) => key === 'report:9'),
+				['report:9', { guild: '9' }],
+			);
+		});
+
 		test('an entry written raw reads back through Keyv as it was', async () => {
 			const { stores } = opened;
 			await stores.settings.set('guild:1', { language: 'de' }, 60_000);
