@@ -60,9 +60,10 @@ export async function openSqliteBackend(
 		close: async () => {
 			closing ??= (async () => {
 				await purge?.stop();
-				for (const adapter of adapters.values()) {
-					await withDeadline(adapter.disconnect(), deadlineMs).catch(onError);
-				}
+				// Together, so close() is bounded by one deadline however many namespaces there are.
+				await Promise.all(
+					[...adapters.values()].map(async (adapter) => withDeadline(adapter.disconnect(), deadlineMs).catch(onError)),
+				);
 			})();
 			await closing;
 		},
