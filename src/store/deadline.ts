@@ -35,3 +35,31 @@ export async function withDeadline<T>(operation: Promise<T>, deadlineMs: number,
 		clearTimeout(timer);
 	}
 }
+
+/** How long an operation may wait while the store is already missing its deadlines. */
+export const OUTAGE_DEADLINE_MS = 1000;
+
+/**
+ * The deadline of one store's operations: the full one while the store answers, a short one once an
+ * operation has missed it, until one succeeds again. A member's command makes several store calls in
+ * a row; without this, each would wait the full deadline and the reply would come too late.
+ */
+export class StoreDeadline {
+	#missing = false;
+
+	constructor(
+		readonly ms: number,
+		readonly whileMissingMs = Math.min(ms, OUTAGE_DEADLINE_MS),
+	) {}
+
+	async run<T>(operation: Promise<T>, onTimeout?: () => void): Promise<T> {
+		try {
+			const result = await withDeadline(operation, this.#missing ? this.whileMissingMs : this.ms, onTimeout);
+			this.#missing = false;
+			return result;
+		} catch (error) {
+			if (error instanceof StorageUnavailableError && error.cause instanceof StoreDeadlineError) this.#missing = true;
+			throw error;
+		}
+	}
+}

@@ -1,7 +1,7 @@
 import Keyv from 'keyv';
 import type { BackendOptions, StoreBackend } from './store-backend.js';
 import { pick } from './store-backend.js';
-import { withDeadline } from './deadline.js';
+import { StoreDeadline, withDeadline } from './deadline.js';
 import { openPostgresPool, PostgresStore } from './postgres-store.js';
 
 const POOL_SIZE = 10;
@@ -12,7 +12,8 @@ export async function openPostgresBackend(
 	options: BackendOptions,
 ): Promise<StoreBackend> {
 	const pool = openPostgresPool(storeUrl, { deadlineMs: options.deadlineMs, max: POOL_SIZE, onError: options.onError });
-	const stores = new Map(namespaces.map((namespace) => [namespace, new PostgresStore(pool, options.deadlineMs)]));
+	const deadline = new StoreDeadline(options.deadlineMs);
+	const stores = new Map(namespaces.map((namespace) => [namespace, new PostgresStore(pool, deadline)]));
 	const keyvs = new Map(
 		[...stores].map(([namespace, store]) => [namespace, new Keyv({ store, namespace, throwOnErrors: true })]),
 	);

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import type { DatabaseError, Pool, QueryResultRow } from 'pg';
 import type { KeyvStoreAdapter, StoredData } from 'keyv';
-import { withDeadline } from './deadline.js';
+import type { StoreDeadline } from './deadline.js';
 import type { RawEntry } from './raw-entry.js';
 
 // Same layout as @keyv/postgres, so rows written before this adapter existed still read back.
@@ -46,13 +46,14 @@ export class PostgresStore extends EventEmitter implements KeyvStoreAdapter {
 	readonly opts = { dialect: 'postgres', table: TABLE };
 	namespace?: string | undefined;
 	readonly #pool: Pool;
-	readonly #deadlineMs: number;
+	readonly #deadline: StoreDeadline;
 	#ready: Promise<void> | null = null;
 
-	constructor(pool: Pool, deadlineMs: number) {
+	/** `deadline` is shared by every namespace on the pool: they fail and recover together. */
+	constructor(pool: Pool, deadline: StoreDeadline) {
 		super();
 		this.#pool = pool;
-		this.#deadlineMs = deadlineMs;
+		this.#deadline = deadline;
 	}
 
 	async get<Value>(key: string): Promise<StoredData<Value> | undefined> {
@@ -123,12 +124,11 @@ export class PostgresStore extends EventEmitter implements KeyvStoreAdapter {
 	}
 
 	async #query<Row extends QueryResultRow>(text: string, values: unknown[]): Promise<Row[]> {
-		return withDeadline(
+		return this.#deadline.run(
 			(async () => {
 				await this.#ensureTable();
 				return (await this.#pool.query<Row>(text, values)).rows;
 			})(),
-			this.#deadlineMs,
 		);
 	}
 

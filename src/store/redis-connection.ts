@@ -1,6 +1,6 @@
 import { createClient } from '@keyv/redis';
 import { StorageUnavailableError } from '../links/errors.js';
-import { withDeadline } from './deadline.js';
+import { StoreDeadline, withDeadline } from './deadline.js';
 
 const MAX_RECONNECT_DELAY_MS = 1000;
 
@@ -82,26 +82,29 @@ export async function openRedisConnection(url: string, options: RedisConnectionO
 		await waiter;
 	};
 
-	await withDeadline(ready(current), deadlineMs).catch(onError);
+	const deadline = new StoreDeadline(deadlineMs);
+	// A server that is down now is reported; operations then wait for it with the short outage deadline.
+	await deadline.run(ready(current)).catch(onError);
 
 	return {
 		run: async <T>(command: (client: RedisClient) => Promise<T>): Promise<T> => {
 			if (closed) throw new StorageUnavailableError({ cause: new Error('the store is closed') });
 			const client = current;
 			let sent = false;
-			return withDeadline(
-				(async () => {
-					await ready(client);
-					sent = true;
-					return command(client);
-				})(),
-				deadlineMs,
-				() => {
-					if (sent) abandon(client);
-				},
-			).catch((error: unknown) => {
-				throw error instanceof StorageUnavailableError ? error : new StorageUnavailableError({ cause: error });
-			});
+			return deadline
+				.run(
+					(async () => {
+						await ready(client);
+						sent = true;
+						return command(client);
+					})(),
+					() => {
+						if (sent) abandon(client);
+					},
+				)
+				.catch((error: unknown) => {
+					throw error instanceof StorageUnavailableError ? error : new StorageUnavailableError({ cause: error });
+				});
 		},
 		close: async () => {
 			if (closed) return;
