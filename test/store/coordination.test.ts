@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import pg from 'pg';
 import { openCoordinator } from '../../src/store/coordination.js';
 import type { ClaimResult, Coordinator } from '../../src/store/coordination.js';
 import { POSTGRES_URL, REDIS_URL, postgresBackend, redisBackend } from '../links/backends.js';
@@ -164,6 +165,13 @@ test('claims in the SQLite file survive a restart', async (t) => {
 	assert.equal((await reopened.claim('report:1', 60_000)).claimed, false);
 });
 
-after(() => {
+after(async () => {
 	for (const target of targets) target.cleanup?.();
+	// Claim rows of this run (their keys carry the pid); Redis drops its claims by their TTL.
+	if (!targets.find((target) => target.name === 'postgres')?.unavailable) {
+		const client = new pg.Client({ connectionString: POSTGRES_URL });
+		await client.connect();
+		await client.query(`DELETE FROM adstats_claims WHERE key LIKE $1`, [`%${process.pid}x%`]);
+		await client.end();
+	}
 });
