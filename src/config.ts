@@ -127,6 +127,47 @@ export function loadConfig(env: Env = process.env, purpose: ConfigPurpose = 'bot
 	return config;
 }
 
+/** What `npm run links` reads: the store and the link secrets, nothing else. */
+export interface LinkStoreConfig {
+	storeUrl: string;
+	/** null when unset and not needed. */
+	linkSecret: Buffer | null;
+	linkSecretPrevious: Buffer | null;
+}
+
+/**
+ * Reads STORE_URL, LINK_SECRET and LINK_SECRET_PREVIOUS only, checked as loadConfig checks them.
+ * Throws ConfigError naming every bad variable; secret values never appear in the message.
+ */
+export function loadLinkStoreConfig(options: { secretRequired: boolean }, env: Env = process.env): LinkStoreConfig {
+	const problems: string[] = [];
+	const read = (name: string): string | undefined => {
+		const value = env[name]?.trim();
+		return value === '' ? undefined : value;
+	};
+	const secret = (name: string, needed: boolean): Buffer | null => {
+		const value = read(name);
+		if (value === undefined) {
+			if (needed) problems.push(`${name} is required (32 bytes as 64 hex characters or base64)`);
+			return null;
+		}
+		const decoded = decodeSecret(value);
+		if (!decoded) problems.push(`${name} must be 32 bytes as 64 hex characters or base64`);
+		return decoded;
+	};
+	const storeUrl = read('STORE_URL') ?? 'sqlite://data/bot.sqlite';
+	if (!/^(sqlite|redis|rediss|postgres|postgresql):\/\//.test(storeUrl)) {
+		problems.push('STORE_URL must start with sqlite://, redis:// or postgres://');
+	}
+	const config = {
+		storeUrl,
+		linkSecret: secret('LINK_SECRET', options.secretRequired),
+		linkSecretPrevious: secret('LINK_SECRET_PREVIOUS', false),
+	};
+	if (problems.length > 0) throw new ConfigError(problems);
+	return config;
+}
+
 /** Accepts 64 hex characters or base64 (standard or url-safe) that decode to exactly 32 bytes. */
 export function decodeSecret(value: string): Buffer | null {
 	if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex');

@@ -12,6 +12,15 @@ export interface LinkInfo {
 	keyHint: string;
 }
 
+/** A link as status commands show it. */
+export interface LinkStatus extends LinkInfo {
+	/**
+	 * False when no configured secret (LINK_SECRET, LINK_SECRET_PREVIOUS) opens the stored key: the
+	 * link exists but the key has to be set again.
+	 */
+	readable: boolean;
+}
+
 export interface LinkedKey {
 	apiKey: string;
 	info: LinkInfo;
@@ -22,11 +31,12 @@ export interface LinkStore {
 	linkUser(userId: string, rawKey: string): Promise<LinkInfo>;
 	/** null when nothing is linked. Throws RelinkNeededError when the record cannot be decrypted. */
 	getUserKey(userId: string): Promise<LinkedKey | null>;
-	getUserLink(userId: string): Promise<LinkInfo | null>;
+	/** null when nothing is linked. Throws RelinkNeededError only when the record is not a link at all. */
+	getUserLink(userId: string): Promise<LinkStatus | null>;
 	/** True when a link existed. */
 	removeUserLink(userId: string): Promise<boolean>;
 	linkServer(guildId: string, rawKey: string, linkedBy: string): Promise<LinkInfo>;
 	getServerKey(guildId: string): Promise<LinkedKey | null>;
-	getServerLink(guildId: string): Promise<LinkInfo | null>;
+	getServerLink(guildId: string): Promise<LinkStatus | null>;
 	removeServerLink(guildId: string): Promise<boolean>;
 }

@@ -1,7 +1,8 @@
+import { MAX_API_KEY_LENGTH, MIN_API_KEY_LENGTH } from '../api-key.js';
 import { InvalidKeyError } from './errors.js';
 
-export const MIN_KEY_LENGTH = 16;
-export const MAX_KEY_LENGTH = 256;
+export const MIN_KEY_LENGTH = MIN_API_KEY_LENGTH;
+export const MAX_KEY_LENGTH = MAX_API_KEY_LENGTH;
 /** Printable ASCII without space: what an API key can be, and what survives a paste. */
 const KEY_CHARACTERS = /^[\x21-\x7e]+$/;
 

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@redis/client';
 import pg from 'pg';
-import { openStores } from '../../src/links/keyv-stores.js';
-import type { Stores } from '../../src/links/keyv-stores.js';
+import { openStores } from '../../src/store/open-stores.js';
+import type { Stores } from '../../src/store/open-stores.js';
 
 export const REDIS_URL = 'redis://127.0.0.1:6379';
 export const POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
@@ -101,9 +101,6 @@ export async function postgresBackend(): Promise<Backend> {
 		open: async () => {
 			const prefix = runPrefix();
 			const stores = await openStores(POSTGRES_URL, { namespacePrefix: prefix });
-			// The adapter creates its table lazily; one write makes sure it exists before raw reads.
-			await stores.links.set('probe', 1);
-			await stores.links.delete('probe');
 			const raw = new pg.Client({ connectionString: POSTGRES_URL });
 			await raw.connect();
 			return {

@@ -45,7 +45,7 @@ for (const backend of backends) {
 			assert.equal(info.keyHint, KEY.slice(-4));
 			const linked = await store.getUserKey('100');
 			assert.equal(linked?.apiKey, KEY);
-			assert.deepEqual(await store.getUserLink('100'), info);
+			assert.deepEqual(await store.getUserLink('100'), { ...info, readable: true });
 		});
 
 		test('a server link records who linked it', async () => {
@@ -83,6 +83,20 @@ for (const backend of backends) {
 		test('a record sealed under an unknown secret needs a relink', async () => {
 			await storeWith(SECRET_A).linkUser('103', KEY);
 			await assert.rejects(storeWith(SECRET_B).getUserKey('103'), RelinkNeededError);
+		});
+
+		test('a server link no configured secret opens reads as linked but not readable', async () => {
+			await storeWith(SECRET_A).linkServer('903', KEY, '100');
+			const status = await storeWith(SECRET_B).getServerLink('903');
+			assert.equal(status?.readable, false, 'status must say the key has to be set again');
+			assert.equal(status?.keyHint, KEY.slice(-4));
+			assert.equal((await storeWith(SECRET_B, SECRET_A).getServerLink('903'))?.readable, true);
+			assert.equal((await storeWith(SECRET_A).getServerLink('903'))?.readable, true);
+			const record = await opened.stores.links.get('guild:903');
+			const bytes = Buffer.from(record.sealedKey, 'base64');
+			bytes[14] = (bytes[14] ?? 0) ^ 0x01;
+			await opened.stores.links.set('guild:903', { ...record, sealedKey: bytes.toString('base64') });
+			assert.equal((await storeWith(SECRET_A).getServerLink('903'))?.readable, false, 'a damaged key is unreadable');
 		});
 
 		test('a tampered ciphertext needs a relink, never garbage', async () => {

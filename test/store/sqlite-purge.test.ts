@@ -4,11 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import type KeyvSqlite from '@keyv/sqlite';
-import { openStores } from '../../src/links/keyv-stores.js';
+import KeyvSqlite from '@keyv/sqlite';
+import { openStores } from '../../src/store/open-stores.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { purgeExpiredSqliteRows, startSqlitePurge } from '../../src/links/sqlite-purge.js';
-import { waitUntil } from './wait-until.js';
+import { purgeExpiredSqliteRows, startSqlitePurge } from '../../src/store/sqlite-purge.js';
+import { waitUntil } from '../links/wait-until.js';
+
+/** A second connection on the bot's file: the purge works on any connection to it. */
+async function rawAdapter(file: string, t: { after: (fn: () => Promise<void>) => void }): Promise<KeyvSqlite> {
+	const adapter = new KeyvSqlite({ uri: `sqlite://${file}` });
+	t.after(async () => adapter.disconnect());
+	return adapter;
+}
 
 function keysInFile(file: string): string[] {
 	const db = new Database(file, { readonly: true });
@@ -34,10 +41,11 @@ test('a purge deletes expired cache rows from the SQLite file and keeps fresh on
 	await stores.cache.set('fresh', { n: 2 }, 60_000);
 	await stores.links.set('user', 'sealed');
 	// A row that is not Keyv JSON must not make the whole purge fail.
-	await (stores.cache.store as KeyvSqlite).query("INSERT INTO keyv (key, value) VALUES ('odd', 'not json')");
+	const adapter = await rawAdapter(file, t);
+	await adapter.query("INSERT INTO keyv (key, value) VALUES ('odd', 'not json')");
 	assert.deepEqual(keysInFile(file), ['links:user', 'odd', 'stats-cache:fresh', 'stats-cache:stale']);
 
-	const purged = await purgeExpiredSqliteRows(stores.cache.store as KeyvSqlite, Date.now() + 1000);
+	const purged = await purgeExpiredSqliteRows(adapter, Date.now() + 1000);
 
 	assert.equal(purged, 1);
 	assert.deepEqual(keysInFile(file), ['links:user', 'odd', 'stats-cache:fresh']);
@@ -54,7 +62,7 @@ test('the periodic purge removes an expired row without a read, and stops when a
 		rmSync(dir, { recursive: true, force: true });
 	});
 	const errors: unknown[] = [];
-	const purge = startSqlitePurge(stores.cache.store as KeyvSqlite, (error) => errors.push(error), 20);
+	const purge = startSqlitePurge(await rawAdapter(file, t), (error) => errors.push(error), 20);
 	await stores.cache.set('stale', 1, 1);
 	await waitUntil(() => keysInFile(file).length === 0);
 

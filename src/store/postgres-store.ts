@@ -2,15 +2,18 @@ import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import type { DatabaseError, Pool, QueryResultRow } from 'pg';
 import type { KeyvStoreAdapter, StoredData } from 'keyv';
+import type { StoreDeadline } from './deadline.js';
+import type { RawEntry } from './raw-entry.js';
 
 // Same layout as @keyv/postgres, so rows written before this adapter existed still read back.
 const TABLE = 'keyv';
 const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS ${TABLE} (key VARCHAR(255) PRIMARY KEY, value TEXT)`;
 const UNIQUE_VIOLATION = '23505';
+const LIST_PAGE = 500;
 
 export interface PostgresPoolOptions {
-	connectTimeoutMs: number;
-	queryTimeoutMs: number;
+	/** Bounds each query, waiting for a pooled connection included. */
+	deadlineMs: number;
 	max: number;
 	/** Receives errors of idle pooled connections (server restart, terminated backend) instead of a crash. */
 	onError: (error: unknown) => void;
@@ -25,8 +28,10 @@ export function openPostgresPool(uri: string, options: PostgresPoolOptions): Poo
 		connectionString: uri,
 		// Names our connections in pg_stat_activity unless the URI sets application_name itself.
 		fallback_application_name: 'adstats-discord-bot',
-		connectionTimeoutMillis: options.connectTimeoutMs,
-		query_timeout: options.queryTimeoutMs,
+		connectionTimeoutMillis: options.deadlineMs,
+		// A query that misses it ends its connection (pg-pool discards a client released with an error),
+		// so a server that stopped answering costs nothing once it answers again.
+		query_timeout: options.deadlineMs,
 		max: options.max,
 	});
 	pool.on('error', options.onError);
@@ -41,11 +46,14 @@ export class PostgresStore extends EventEmitter implements KeyvStoreAdapter {
 	readonly opts = { dialect: 'postgres', table: TABLE };
 	namespace?: string | undefined;
 	readonly #pool: Pool;
+	readonly #deadline: StoreDeadline;
 	#ready: Promise<void> | null = null;
 
-	constructor(pool: Pool) {
+	/** `deadline` is shared by every namespace on the pool: they fail and recover together. */
+	constructor(pool: Pool, deadline: StoreDeadline) {
 		super();
 		this.#pool = pool;
+		this.#deadline = deadline;
 	}
 
 	async get<Value>(key: string): Promise<StoredData<Value> | undefined> {
@@ -90,9 +98,38 @@ export class PostgresStore extends EventEmitter implements KeyvStoreAdapter {
 	/** The pool belongs to whoever opened it; closing one namespace must not end the other's. */
 	async disconnect(): Promise<void> {}
 
+	/**
+	 * Every row whose key starts with `keyPrefix` (Keyv's `namespace:`), that prefix removed, in key order;
+	 * one deadline-bound query per page.
+	 */
+	async *list(keyPrefix: string): AsyncGenerator<RawEntry> {
+		const pattern = `${keyPrefix.replace(/[\\%_]/g, '\\$&')}%`;
+		let after = '';
+		for (;;) {
+			const rows = await this.#query<{ key: string; value: string }>(
+				`SELECT key, value FROM ${TABLE} WHERE key LIKE $1 AND key > $2 ORDER BY key LIMIT ${LIST_PAGE}`,
+				[pattern, after],
+			);
+			for (const row of rows) yield { key: row.key.slice(keyPrefix.length), raw: row.value };
+			const last = rows.at(-1);
+			if (!last || rows.length < LIST_PAGE) return;
+			after = last.key;
+		}
+	}
+
+	/** For Keyv's own `keyv.iterator`: full keys, Keyv removes its `namespace:` prefix itself. */
+	async *iterator(namespace?: string): AsyncGenerator<[string, string]> {
+		const prefix = namespace ? `${namespace}:` : '';
+		for await (const { key, raw } of this.list(prefix)) yield [prefix + key, raw];
+	}
+
 	async #query<Row extends QueryResultRow>(text: string, values: unknown[]): Promise<Row[]> {
-		await this.#ensureTable();
-		return (await this.#pool.query<Row>(text, values)).rows;
+		return this.#deadline.run(
+			(async () => {
+				await this.#ensureTable();
+				return (await this.#pool.query<Row>(text, values)).rows;
+			})(),
+		);
 	}
 
 	// Retried after a failure: a database that was down at start-up must not break the store for good.

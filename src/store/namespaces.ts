@@ -1,0 +1,14 @@
+/** Keyv namespaces, spelled here only. */
+export const LINKS_NAMESPACE = 'links';
+export const CACHE_NAMESPACE = 'stats-cache';
+export const HISTORY_NAMESPACE = 'history';
+export const REPORTS_NAMESPACE = 'reports';
+export const SETTINGS_NAMESPACE = 'settings';
+
+/** What a store holds that cannot be fetched again; `links migrate` copies these and nothing else. */
+export const DATA_NAMESPACES = [LINKS_NAMESPACE, HISTORY_NAMESPACE, REPORTS_NAMESPACE, SETTINGS_NAMESPACE] as const;
+
+export type DataNamespaceName = (typeof DATA_NAMESPACES)[number];
+
+export const ALL_NAMESPACES = [...DATA_NAMESPACES, CACHE_NAMESPACE] as const;
+export type NamespaceName = (typeof ALL_NAMESPACES)[number];

@@ -1,0 +1,91 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import KeyvSqlite from '@keyv/sqlite';
+import Keyv from 'keyv';
+import type { BackendOptions, StoreBackend } from './store-backend.js';
+import { pick, sqliteFileOf } from './store-backend.js';
+import { withDeadline } from './deadline.js';
+import { DeadlineStore } from './deadline-store.js';
+import type { RawEntry } from './raw-entry.js';
+import { startSqlitePurge } from './sqlite-purge.js';
+
+const LIST_PAGE = 500;
+
+/**
+ * One connection per namespace on one file (WAL, so they do not block each other). Expired entries
+ * are purged every 10 minutes until close(): Keyv deletes one only when it is read again.
+ */
+export async function openSqliteBackend(
+	storeUrl: string,
+	namespaces: string[],
+	options: BackendOptions,
+): Promise<StoreBackend> {
+	const { deadlineMs, onError } = options;
+	const file = sqliteFileOf(storeUrl);
+	if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+	// One connection at a time: two connections creating the table and switching a fresh file to WAL
+	// at once can fail with SQLITE_BUSY, which the busy timeout does not cover.
+	const adapters = new Map<string, KeyvSqlite>();
+	for (const namespace of namespaces) {
+		// Waiting for a lock longer than an operation's deadline would only hide the wait.
+		const adapter = new KeyvSqlite({ uri: storeUrl, busyTimeout: deadlineMs });
+		// The adapter reports a failed open both by rejecting and by emitting; the rejection is what we act on.
+		adapter.on('error', () => undefined);
+		await withDeadline(adapter.query('PRAGMA journal_mode = WAL'), deadlineMs);
+		adapters.set(namespace, adapter);
+	}
+	const keyvs = new Map(
+		[...adapters].map(([namespace, adapter]) => {
+			const iterator = async function* (): AsyncGenerator<[string, string]> {
+				for await (const { key, raw } of listRows(adapter, `${namespace}:`, deadlineMs)) {
+					yield [`${namespace}:${key}`, raw];
+				}
+			};
+			const store = new DeadlineStore(adapter, deadlineMs, iterator);
+			return [namespace, new Keyv({ store, namespace, throwOnErrors: true })];
+		}),
+	);
+	const first = adapters.values().next().value;
+	// One purge covers the whole file, every namespace.
+	const purge = first ? startSqlitePurge(first, onError) : null;
+	let closing: Promise<void> | null = null;
+
+	return {
+		keyv: (namespace) => pick(keyvs, namespace),
+		// Keyv prefixes keys with `namespace:` on this backend.
+		list: (namespace) => listRows(pick(adapters, namespace), `${namespace}:`, deadlineMs),
+		writeRaw: async (namespace, { key, raw }) => {
+			await withDeadline(pick(adapters, namespace).set(`${namespace}:${key}`, raw), deadlineMs);
+		},
+		close: async () => {
+			closing ??= (async () => {
+				await purge?.stop();
+				// Together, so close() is bounded by one deadline however many namespaces there are.
+				await Promise.all(
+					[...adapters.values()].map(async (adapter) => withDeadline(adapter.disconnect(), deadlineMs).catch(onError)),
+				);
+			})();
+			await closing;
+		},
+	};
+}
+
+/** Rows whose key starts with `keyPrefix`, that prefix removed, in key order; one bounded query per page. */
+async function* listRows(adapter: KeyvSqlite, keyPrefix: string, deadlineMs: number): AsyncGenerator<RawEntry> {
+	const pattern = `${keyPrefix.replace(/[\\%_]/g, '\\$&')}%`;
+	let after = '';
+	for (;;) {
+		const rows = (await withDeadline(
+			adapter.query(
+				`SELECT key, value FROM ${adapter.opts.table} WHERE key LIKE ? ESCAPE '\\' AND key > ? ORDER BY key LIMIT ${LIST_PAGE}`,
+				pattern,
+				after,
+			),
+			deadlineMs,
+		)) as Array<{ key: string; value: string }>;
+		for (const row of rows) yield { key: row.key.slice(keyPrefix.length), raw: row.value };
+		const last = rows.at(-1);
+		if (!last || rows.length < LIST_PAGE) return;
+		after = last.key;
+	}
+}
