@@ -26,7 +26,7 @@ interface RecordedRequest {
 }
 
 /** What the fake QuickChart does with the next request. */
-let mode: 'png' | 'error-500' | 'silent' | 'stall-mid-body' | 'not-png' = 'png';
+let mode: 'png' | 'error-500' | 'silent' | 'stall-mid-body' | 'trickle' | 'not-png' = 'png';
 let requests: RecordedRequest[] = [];
 
 const quickchart = createServer((req, res) => {
@@ -45,6 +45,17 @@ const quickchart = createServer((req, res) => {
 			// Headers and the first bytes of a PNG, then nothing: the download must be cancelled, not waited out.
 			res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(TINY_PNG.length * 10) });
 			res.write(TINY_PNG.subarray(0, 20));
+			return;
+		}
+		if (mode === 'trickle') {
+			// A byte every 50 ms never trips an idle timeout: only a deadline on the whole request ends it.
+			res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(TINY_PNG.length * 100) });
+			let sent = 0;
+			const timer = setInterval(
+				() => res.write(TINY_PNG.subarray(sent % TINY_PNG.length, (sent++ % TINY_PNG.length) + 1)),
+				50,
+			);
+			res.on('close', () => clearInterval(timer));
 			return;
 		}
 		if (mode === 'error-500') {
@@ -169,8 +180,13 @@ test('QuickChart answering 500 makes render reject with the status and its error
 	await renderer.close();
 });
 
-for (const stall of ['silent', 'stall-mid-body'] as const) {
-	test(`QuickChart ${stall === 'silent' ? 'never answering' : 'stalling mid-body'}: rejected at the deadline, no socket left open`, async () => {
+const STALLS = {
+	silent: 'never answering',
+	'stall-mid-body': 'stalling mid-body',
+	trickle: 'trickling a byte at a time',
+};
+for (const stall of ['silent', 'stall-mid-body', 'trickle'] as const) {
+	test(`QuickChart ${STALLS[stall]}: rejected at the deadline, no socket left open`, { timeout: 10_000 }, async () => {
 		mode = stall;
 		const renderer = createQuickChartRenderer({ quickchartUrl: baseUrl, timeoutMs: 300 });
 		const started = performance.now();
@@ -215,20 +231,24 @@ test('a wrong QUICKCHART_URL logs one line with the renderer and the reason, and
 	}
 });
 
-test('renderChartSafely turns each QuickChart failure into a text-only reply with a note and one log line', async () => {
-	for (const failure of ['error-500', 'silent', 'stall-mid-body', 'not-png'] as const) {
-		mode = failure;
-		const renderer = createChartRenderer('quickchart', { quickchartUrl: baseUrl, timeoutMs: 300 });
-		const log = capturingLogger();
-		const started = performance.now();
-		const chart = await renderChartSafely(renderer, week(), { log });
-		await renderer.close();
-		assert.deepEqual(chart, { png: null, note: CHART_UNAVAILABLE_NOTE, fileName: null }, failure);
-		assert.equal(log.lines.length, 1, failure);
-		assert.ok(performance.now() - started < 3000, `${failure} took too long`);
-	}
-	assert.equal(CHART_UNAVAILABLE_NOTE, 'Chart unavailable right now.');
-});
+test(
+	'renderChartSafely turns each QuickChart failure into a text-only reply with a note and one log line',
+	{ timeout: 15_000 },
+	async () => {
+		for (const failure of ['error-500', 'silent', 'stall-mid-body', 'trickle', 'not-png'] as const) {
+			mode = failure;
+			const renderer = createChartRenderer('quickchart', { quickchartUrl: baseUrl, timeoutMs: 300 });
+			const log = capturingLogger();
+			const started = performance.now();
+			const chart = await renderChartSafely(renderer, week(), { log });
+			await renderer.close();
+			assert.deepEqual(chart, { png: null, note: CHART_UNAVAILABLE_NOTE, fileName: null }, failure);
+			assert.equal(log.lines.length, 1, failure);
+			assert.ok(performance.now() - started < 3000, `${failure} took too long`);
+		}
+		assert.equal(CHART_UNAVAILABLE_NOTE, 'Chart unavailable right now.');
+	},
+);
 
 test('a closed QuickChart renderer rejects instead of opening a connection', async () => {
 	const renderer = createQuickChartRenderer({ quickchartUrl: baseUrl, timeoutMs: 2000 });
