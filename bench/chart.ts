@@ -1,34 +1,54 @@
-// Chart rendering figures: the local renderer (Chart.js on @napi-rs/canvas) per PNG, beside the fixed
-// cost of PNG-encoding a blank canvas of the same size, measured in the same run.
+// Chart rendering figures: the local renderer (Chart.js on @napi-rs/canvas) per PNG, beside the fixed cost of
+// PNG-encoding a blank canvas of the same size; and the main thread's event-loop delay during a burst of different
+// renders, worker pool against rendering on the main thread, measured in the same run.
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { createCanvas } from '@napi-rs/canvas';
+import { buildChartConfig, englishChartLabels, type ChartInput } from '../src/render/chart.js';
 import { CHART_SIZE, createChartRenderer, renderChartSafely } from '../src/render/chart-output.js';
-import { encodeOpaquePng } from '../src/render/png.js';
-import type { ChartDays } from '../src/render/chart.js';
 import type { ChartRenderer } from '../src/render/chart-renderer.js';
-import type { DailySends } from '../src/stats-api/snapshot.js';
+import { createLocalRenderer } from '../src/render/local-renderer.js';
+import { createPooledRenderer } from '../src/render/pooled-renderer.js';
+import { encodeOpaquePng } from '../src/render/png.js';
 import type { BenchFigure } from './figures.js';
 import { percentile } from './percentile.js';
 
 const GOAL_MS = 15;
 const WARM_UP_RENDERS = 5;
+const BURST_RENDERS = 50;
+/** An acknowledgement must leave within ~3 s of a click; a main thread stalled this long already shows. */
+const BURST_DELAY_GOAL_MS = 50;
 const DAY_MS = 86_400_000;
+const silent = { warn: () => {} };
 
-/** 90 days of plausible sends; `variant` shifts every value so each render misses the renderer's PNG memo. */
-function breakdownFor(variant: number): DailySends[] {
-	const last = Date.UTC(2026, 10, 21);
-	return Array.from({ length: 90 }, (_, index) => ({
-		date: new Date(last - (89 - index) * DAY_MS).toISOString().slice(0, 10),
-		sends: 40 + ((index * 37 + variant * 11) % 120) + (index % 7 === 5 ? 60 : 0),
+/** `days` days of plausible sends ending today; `variant` shifts every value so each render misses the PNG memo. */
+function inputFor(days: number, variant: number): ChartInput {
+	const last = Date.UTC(2026, 10, 23);
+	const points = Array.from({ length: days }, (_, index) => ({
+		date: new Date(last - (days - 1 - index) * DAY_MS).toISOString().slice(0, 10),
+		value: 40 + ((index * 37 + variant * 11) % 120) + (index % 7 === 5 ? 60 : 0),
 	}));
+	return {
+		metric: 'sends',
+		points,
+		averageSeed: [50, 60, 70, 80, 90, 100],
+		locale: 'en-US',
+		labels: englishChartLabels({
+			metric: 'sends',
+			accountName: 'Bench account',
+			from: points[0]!.date,
+			to: points.at(-1)!.date,
+		}),
+	};
 }
 
-async function timeRenders(renderer: ChartRenderer, days: ChartDays, runs: number, firstVariant: number) {
+async function timeRenders(renderer: ChartRenderer, days: number, runs: number, firstVariant: number) {
 	const times: number[] = [];
 	for (let run = 0; run < runs; run++) {
-		const breakdown = breakdownFor(firstVariant + run);
+		const input = inputFor(days, firstVariant + run);
 		const started = performance.now();
-		const chart = await renderChartSafely(renderer, breakdown, { days });
+		const chart = await renderChartSafely(renderer, input, { log: silent });
 		times.push(performance.now() - started);
 		if (!chart.png) throw new Error(`no PNG rendered (${chart.note ?? 'no note'})`);
 	}
@@ -51,89 +71,152 @@ async function timeBlankEncodes(runs: number, encoder: 'skia' | 'opaque'): Promi
 	return times;
 }
 
-/** Local chart render times in ms (p50/p99 per PNG, 30 and 90 days), each render drawn afresh, beside a blank encode. */
+/**
+ * 50 different 90-day charts asked for back to back (one per turn of the event loop, as interactions arrive), while
+ * the event loop's delay is sampled every millisecond: what an acknowledgement arriving meanwhile would wait.
+ */
+async function burstDelay(renderer: ChartRenderer, firstVariant: number) {
+	const configs = Array.from({ length: BURST_RENDERS }, (_, index) =>
+		buildChartConfig(inputFor(90, firstVariant + index)),
+	);
+	const histogram = monitorEventLoopDelay({ resolution: 1 });
+	histogram.enable();
+	const started = performance.now();
+	const renders: Promise<Buffer | null>[] = [];
+	for (const built of configs) {
+		renders.push(renderer.render(built.config, CHART_SIZE, { background: built.background }));
+		await nextTurn();
+	}
+	const pngs = await Promise.all(renders);
+	const wallMs = performance.now() - started;
+	histogram.disable();
+	if (pngs.some((png) => !png)) throw new Error('a burst render gave no PNG');
+	return { p99Ms: histogram.percentile(99) / 1e6, maxMs: histogram.max / 1e6, wallMs };
+}
+
+const round = (ms: number) => Math.round(ms * 100) / 100;
+
+/** Local chart figures in ms: render times per PNG, the memo, and the event-loop delay of a burst, pool vs main. */
 export async function runChartBench(options: { iterations?: number } = {}): Promise<BenchFigure[]> {
 	const runs = options.iterations ?? 60;
-	const renderer = createChartRenderer('local', { quickchartUrl: 'http://127.0.0.1:9' });
-	// Loads Chart.js, the canvas and the font, and lets V8 optimise the drawing code.
-	await timeRenders(renderer, 30, WARM_UP_RENDERS, -WARM_UP_RENDERS);
+	// Renders on this thread: the per-PNG cost itself, free of the hand-off to a worker.
+	const mainThread = createLocalRenderer();
+	const memoized = createChartRenderer('local', { quickchartUrl: 'http://127.0.0.1:9' });
+	const pool = createPooledRenderer();
+	try {
+		// Loads Chart.js, the canvas and the fonts, starts the pool's workers, and lets V8 optimise the drawing code.
+		await timeRenders(mainThread, 30, WARM_UP_RENDERS, -WARM_UP_RENDERS);
+		await timeRenders(pool, 30, WARM_UP_RENDERS, -WARM_UP_RENDERS);
 
-	const blank = await timeBlankEncodes(runs, 'skia');
-	const blankOpaque = await timeBlankEncodes(runs, 'opaque');
-	const month = await timeRenders(renderer, 30, runs, 0);
-	const quarter = await timeRenders(renderer, 90, runs, runs);
-	// The same snapshot again (repeat /stats, Share): the memo answers without drawing.
-	const repeated = await timeRenders(renderer, 30, 1, 0).then(() => timeRepeated(renderer, runs));
+		const blank = await timeBlankEncodes(runs, 'skia');
+		const blankOpaque = await timeBlankEncodes(runs, 'opaque');
+		const month = await timeRenders(mainThread, 30, runs, 0);
+		const quarter = await timeRenders(mainThread, 90, runs, runs);
+		const year = await timeRenders(mainThread, 365, runs, 2 * runs);
+		// The same snapshot again (repeat /stats, Share): the memo answers without drawing.
+		await timeRenders(memoized, 30, 1, 0);
+		const repeated = await timeRepeated(memoized, runs);
+		const onMain = await burstDelay(mainThread, 10_000);
+		const inPool = await burstDelay(pool, 20_000);
 
-	const blankP50 = percentile(blank, 50);
-	const monthP50 = percentile(month, 50);
-	const quarterP50 = percentile(quarter, 50);
+		const blankP50 = percentile(blank, 50);
+		const monthP50 = percentile(month, 50);
+		const quarterP50 = percentile(quarter, 50);
+		const yearP50 = percentile(year, 50);
+		return [
+			...renderFigures('30 days', month, blank, GOAL_MS),
+			...renderFigures('90 days', quarter, blank, GOAL_MS),
+			{
+				name: 'local chart, 365 days, 800x400 PNG, p50',
+				value: yearP50,
+				unit: 'ms',
+				baseline: quarterP50,
+				// Four times the bars of 90 days; the fixed costs (canvas, text, encoding) stay the same.
+				goal: 'within 2x the 90-day p50 (baseline)',
+				met: yearP50 <= 2 * quarterP50,
+			},
+			{
+				name: 'blank 800x400 canvas to PNG, p50 (fixed cost of PNG encoding)',
+				value: blankP50,
+				unit: 'ms',
+				baseline: null,
+				goal: "skia's PNG encoder; baseline of the chart figures",
+				met: null,
+			},
+			{
+				name: 'blank 800x400 canvas to PNG through the opaque RGB encoder the renderer uses, p50',
+				value: percentile(blankOpaque, 50),
+				unit: 'ms',
+				baseline: blankP50,
+				goal: 'below skia encode (baseline)',
+				met: percentile(blankOpaque, 50) < blankP50,
+			},
+			{
+				name: 'local chart, same snapshot again (memoized PNG), p50',
+				value: percentile(repeated, 50),
+				unit: 'ms',
+				baseline: monthP50,
+				goal: 'well under a fresh render (baseline)',
+				met: percentile(repeated, 50) < monthP50 / 10,
+			},
+			{
+				name: `event-loop delay p99 during a burst of ${BURST_RENDERS} different 90-day charts, worker pool`,
+				value: round(inPool.p99Ms),
+				unit: 'ms',
+				baseline: round(onMain.p99Ms),
+				goal: `below ${BURST_DELAY_GOAL_MS} ms; baseline: the same burst rendered on the main thread`,
+				met: inPool.p99Ms < BURST_DELAY_GOAL_MS,
+			},
+			{
+				name: `event-loop delay max during a burst of ${BURST_RENDERS} different 90-day charts, worker pool`,
+				value: round(inPool.maxMs),
+				unit: 'ms',
+				baseline: round(onMain.maxMs),
+				goal: 'reported beside the main-thread max (baseline)',
+				met: null,
+			},
+			{
+				name: `wall time of a burst of ${BURST_RENDERS} different 90-day charts, worker pool`,
+				value: round(inPool.wallMs),
+				unit: 'ms',
+				baseline: round(onMain.wallMs),
+				goal: 'reported beside the main-thread wall time (baseline); the pool trades a hand-off for a free loop',
+				met: null,
+			},
+		];
+	} finally {
+		await Promise.all([mainThread.close(), memoized.close(), pool.close()]);
+	}
+}
+
+function renderFigures(range: string, times: number[], blank: number[], goalMs: number): BenchFigure[] {
+	const p50 = percentile(times, 50);
 	return [
 		{
-			name: 'local chart, 30 days, 800x400 PNG, p50',
-			value: monthP50,
+			name: `local chart, ${range}, 800x400 PNG, p50`,
+			value: p50,
 			unit: 'ms',
-			baseline: blankP50,
-			goal: `local chart p50 < ${GOAL_MS} ms`,
-			met: monthP50 < GOAL_MS,
+			baseline: percentile(blank, 50),
+			goal: `local chart p50 < ${goalMs} ms`,
+			met: p50 < goalMs,
 		},
 		{
-			name: 'local chart, 30 days, 800x400 PNG, p99',
-			value: percentile(month, 99),
+			name: `local chart, ${range}, 800x400 PNG, p99`,
+			value: percentile(times, 99),
 			unit: 'ms',
 			baseline: percentile(blank, 99),
 			goal: 'reported beside the blank-canvas p99',
 			met: null,
-		},
-		{
-			name: 'local chart, 90 days, 800x400 PNG, p50',
-			value: quarterP50,
-			unit: 'ms',
-			baseline: blankP50,
-			goal: `local chart p50 < ${GOAL_MS} ms`,
-			met: quarterP50 < GOAL_MS,
-		},
-		{
-			name: 'local chart, 90 days, 800x400 PNG, p99',
-			value: percentile(quarter, 99),
-			unit: 'ms',
-			baseline: percentile(blank, 99),
-			goal: 'reported beside the blank-canvas p99',
-			met: null,
-		},
-		{
-			name: 'blank 800x400 canvas to PNG, p50 (fixed cost of PNG encoding)',
-			value: blankP50,
-			unit: 'ms',
-			baseline: null,
-			goal: "skia's PNG encoder, which the renderer used before; baseline of the chart figures",
-			met: null,
-		},
-		{
-			name: 'blank 800x400 canvas to PNG through the opaque RGB encoder the renderer uses, p50',
-			value: percentile(blankOpaque, 50),
-			unit: 'ms',
-			baseline: blankP50,
-			goal: 'below skia encode (baseline)',
-			met: percentile(blankOpaque, 50) < blankP50,
-		},
-		{
-			name: 'local chart, same snapshot again (memoized PNG), p50',
-			value: percentile(repeated, 50),
-			unit: 'ms',
-			baseline: monthP50,
-			goal: 'well under a fresh render (baseline)',
-			met: percentile(repeated, 50) < monthP50 / 10,
 		},
 	];
 }
 
 async function timeRepeated(renderer: ChartRenderer, runs: number): Promise<number[]> {
-	const breakdown = breakdownFor(0);
+	const input = inputFor(30, 0);
 	const times: number[] = [];
 	for (let run = 0; run < runs; run++) {
 		const started = performance.now();
-		await renderChartSafely(renderer, breakdown, { days: 30 });
+		await renderChartSafely(renderer, input, { log: silent });
 		times.push(performance.now() - started);
 	}
 	return times;

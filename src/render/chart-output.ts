@@ -1,14 +1,27 @@
 import type { DailySends } from '../stats-api/snapshot.js';
-import type { ChartRendererName } from '../config.js';
-import { buildChartConfig, type ChartDays, type ChartTheme } from './chart.js';
+import {
+	buildChartConfig,
+	englishChartLabels,
+	type ChartDays,
+	type ChartInput,
+	type ChartRendererName,
+	type ChartTheme,
+} from './chart.js';
 import type { ChartRenderer } from './chart-renderer.js';
 import { chartFileName } from './embed.js';
 import { memoizeRenderer } from './memoized-renderer.js';
+import { createPooledRenderer } from './pooled-renderer.js';
 import { createQuickChartRenderer } from './quickchart-renderer.js';
 
-/** Size of the chart image: wide enough for 90 bars, and Discord shows it without cropping. */
+/** Size of the chart image: wide enough for 365 bars, and Discord shows it without cropping. */
 export const CHART_SIZE = { width: 800, height: 400 } as const;
 export const CHART_UNAVAILABLE_NOTE = 'Chart unavailable right now.';
+export const NO_CHART_DATA_NOTE = 'No daily figures to chart yet.';
+
+/** The one logger call a chart failure makes; pino's `warn(object, message)` fits. */
+export interface ChartLogger {
+	warn(fields: object, message: string): void;
+}
 
 export interface RenderedChart {
 	png: Buffer | null;
@@ -18,42 +31,107 @@ export interface RenderedChart {
 	fileName: string | null;
 }
 
-/** The renderer `CHART_RENDERER` names. */
-export function createChartRenderer(
-	name: ChartRendererName,
-	options: { quickchartUrl: string; timeoutMs?: number },
-): ChartRenderer {
-	if (name === 'local') return memoizeRenderer(lazyLocalRenderer());
+export interface ChartRendererOptions {
+	quickchartUrl: string;
+	timeoutMs?: number;
+	/** Worker threads of the local renderer; one less than the machine's cores by default. */
+	threads?: number;
+	/** Local renders allowed to wait for a worker before "chart queue full". */
+	queueLimit?: number;
+}
+
+/** The renderer `CHART_RENDERER` names. Call close() on shutdown: it ends the workers or the HTTP agent. */
+export function createChartRenderer(name: ChartRendererName, options: ChartRendererOptions): ChartRenderer {
+	if (name === 'local') return memoizeRenderer(createPooledRenderer(options));
 	if (name === 'quickchart') return memoizeRenderer(createQuickChartRenderer(options));
-	return { name: 'none', render: async () => null };
+	return { name: 'none', render: async () => null, close: async () => {} };
 }
 
-/** Chart.js, the canvas and the font load with the first chart, not at start-up (~5 MiB of heap). */
-function lazyLocalRenderer(): ChartRenderer {
-	let loading: Promise<ChartRenderer> | undefined;
-	return {
-		name: 'local',
-		async render(config, size, options) {
-			loading ??= import('./local-renderer.js').then((module) => module.createLocalRenderer());
-			return (await loading).render(config, size, options);
-		},
-	};
-}
-
-/** Builds and renders the chart; never rejects, so a renderer failure costs the chart and not the reply. */
+/**
+ * Builds and renders the chart; never rejects, so a renderer failure costs the chart and not the reply. Each
+ * failure is logged once, with the renderer and the reason, so a wrong QUICKCHART_URL does not go unnoticed.
+ */
+export async function renderChartSafely(
+	renderer: ChartRenderer,
+	input: ChartInput,
+	options: { log: ChartLogger; theme?: ChartTheme; fileName?: string },
+): Promise<RenderedChart>;
+/** @deprecated The endpoint's breakdown in, English labels without the account's name: pass a ChartInput. */
 export async function renderChartSafely(
 	renderer: ChartRenderer,
 	breakdown: DailySends[],
-	options: { days: ChartDays; locale?: string; theme?: ChartTheme },
+	options: { days: ChartDays; locale?: string; theme?: ChartTheme; log?: ChartLogger },
+): Promise<RenderedChart>;
+export async function renderChartSafely(
+	renderer: ChartRenderer,
+	input: ChartInput | DailySends[],
+	options: { log?: ChartLogger; theme?: ChartTheme; fileName?: string; days?: ChartDays; locale?: string },
 ): Promise<RenderedChart> {
+	let chartInput: ChartInput;
+	let note: string | null = null;
+	let fileName: string;
+	if (Array.isArray(input)) {
+		const days = options.days ?? 30;
+		({ input: chartInput, note } = chartInputFromBreakdown(input, { days, locale: options.locale ?? 'en-US' }));
+		fileName = chartFileName(days);
+	} else {
+		chartInput = input;
+		fileName = options.fileName ?? chartFileName(input.points.length);
+	}
 	if (renderer.name === 'none') return { png: null, note: null, fileName: null };
-	const built = buildChartConfig(breakdown, options);
-	if (built.shownDays === 0) return { png: null, note: 'No daily figures to chart yet.', fileName: null };
+	if (chartInput.points.length === 0) return { png: null, note: NO_CHART_DATA_NOTE, fileName: null };
 	try {
+		const built = buildChartConfig(chartInput, { theme: options.theme });
 		const png = await renderer.render(built.config, CHART_SIZE, { background: built.background });
-		if (!png) return { png: null, note: built.note, fileName: null };
-		return { png, note: built.note, fileName: chartFileName(options.days) };
-	} catch {
+		if (!png) return { png: null, note, fileName: null };
+		return { png, note, fileName };
+	} catch (error) {
+		options.log?.warn({ renderer: renderer.name, reason: reasonOf(error) }, 'chart render failed');
 		return { png: null, note: CHART_UNAVAILABLE_NOTE, fileName: null };
 	}
+}
+
+/**
+ * The chart of the endpoint's own breakdown (sends only, at most the days it returns): its last entry is today.
+ * The days before the shown range seed the average. The note says when fewer days exist than asked.
+ */
+export function chartInputFromBreakdown(
+	breakdown: readonly DailySends[],
+	options: { days: number; locale: string; accountName?: string; serverName?: string | null },
+): { input: ChartInput; note: string | null } {
+	const shown = breakdown.slice(-options.days);
+	const before = breakdown.slice(0, breakdown.length - shown.length).slice(-6);
+	const first = shown[0]?.date ?? '';
+	const last = shown.at(-1)?.date ?? '';
+	return {
+		input: {
+			metric: 'sends',
+			points: shown.map((day) => ({ date: day.date, value: day.sends })),
+			averageSeed: before.map((day) => day.sends),
+			locale: options.locale,
+			labels: englishChartLabels({
+				metric: 'sends',
+				accountName: options.accountName ?? 'Sends per day',
+				serverName: options.serverName ?? null,
+				from: first,
+				to: last,
+			}),
+		},
+		note: availabilityNote(shown.length, options.days),
+	};
+}
+
+function availabilityNote(shown: number, asked: number): string | null {
+	if (shown >= asked) return null;
+	if (shown === 0) return 'No daily data available yet.';
+	// The account may be older: the endpoint decides how many days its breakdown holds.
+	return shown === 1
+		? 'The stats service gives 1 day of figures; the chart shows it.'
+		: `The stats service gives the last ${shown} days; the chart shows those.`;
+}
+
+/** One short line; an error's message never holds a key here (the QuickChart URL carries none). */
+function reasonOf(error: unknown): string {
+	const message = error instanceof Error ? error.message : String(error);
+	return message.slice(0, 300);
 }

@@ -1,11 +1,15 @@
 import type { ChartConfiguration } from 'chart.js';
-import type { DailySends } from '../stats-api/snapshot.js';
-import { dateTimeFormat, resolveLocale } from './format.js';
+import { codePointLength, dateTimeFormat, resolveLocale, truncate } from './format.js';
+
+/** The values `CHART_RENDERER` accepts; the config reader and the renderers both read this list. */
+export const CHART_RENDERER_NAMES = ['quickchart', 'local', 'none'] as const;
+export type ChartRendererName = (typeof CHART_RENDERER_NAMES)[number];
 
 /** The chart ranges `/stats days:` offers. */
 export const CHART_DAYS = [7, 14, 30, 90] as const;
 export type ChartDays = (typeof CHART_DAYS)[number];
 export type ChartTheme = 'dark' | 'light';
+export type ChartMetric = 'sends' | 'joins' | 'conversion';
 
 /** Days averaged by the trend line (trailing window, including the day itself). */
 export const MOVING_AVERAGE_WINDOW = 7;
@@ -19,6 +23,7 @@ export const CHART_THEMES = {
 		text: '#dbdee1',
 		grid: 'rgba(255, 255, 255, 0.12)',
 		bar: '#5865f2',
+		partialBar: 'rgba(88, 101, 242, 0.35)',
 		line: '#fee75c',
 	},
 	light: {
@@ -26,59 +31,100 @@ export const CHART_THEMES = {
 		text: '#313338',
 		grid: 'rgba(0, 0, 0, 0.12)',
 		bar: '#5865f2',
+		partialBar: 'rgba(88, 101, 242, 0.3)',
 		line: '#e67e22',
 	},
 } as const;
 
-export interface ChartOptions {
-	days: ChartDays;
-	theme?: ChartTheme;
-	/** Locale for the date labels; unknown locales fall back to en-US. */
-	locale?: string;
+/**
+ * Font sizes in px of the 800 px wide image. Discord shows it at about 520 px, so a 16 px tick reads as ~10 px
+ * there; anything smaller turns to smudge.
+ */
+export const CHART_FONT_SIZES = { base: 16, title: 22, subtitle: 17, ticks: 16, legend: 16, axisTitle: 16 } as const;
+
+export interface ChartPoint {
+	/** YYYY-MM-DD, a UTC calendar day. */
+	date: string;
+	/** Unknown days are null and stay gaps; a known zero is 0. */
+	value: number | null;
+}
+
+export interface ChartLabels {
+	title: string;
+	subtitle: string;
+	yAxis: string;
+	series: string;
+	average: string;
+	partialToday: string;
+}
+
+/** What a chart shows, already translated: the builder only lays it out. */
+export interface ChartInput {
+	metric: ChartMetric;
+	/** Oldest first; the last one is today, still running. */
+	points: ChartPoint[];
+	/** Up to 6 values of the days right before points[0], oldest first, so the first points average full weeks. */
+	averageSeed: (number | null)[];
+	/** Formats the day labels and the tick numbers. */
+	locale: string;
+	labels: ChartLabels;
 }
 
 export interface BuiltChart {
 	/** Pure JSON (no functions), so QuickChart and the local renderer draw the same chart. */
 	config: ChartConfiguration;
-	/** Days actually drawn: `days`, or fewer when the breakdown is shorter. */
-	shownDays: number;
-	/** Set when fewer days than asked are shown, for the embed to say so. */
-	note: string | null;
 	/** The colour the renderer must paint behind the chart. */
 	background: string;
 }
 
-/** Builds the "sends per day" chart from the LAST `days` entries of a sorted, zero-filled breakdown. */
-export function buildChartConfig(breakdown: DailySends[], options: ChartOptions): BuiltChart {
+/** Builds the bar chart with its 7-day average line; today's bar is a separate, lighter, legend-named dataset. */
+export function buildChartConfig(input: ChartInput, options: { theme?: ChartTheme } = {}): BuiltChart {
 	const theme = CHART_THEMES[options.theme ?? 'dark'];
-	const locale = resolveLocale(options.locale);
-	const shown = breakdown.slice(-options.days);
-	const sends = shown.map((day) => day.sends);
+	const locale = resolveLocale(input.locale);
 	const dayFormat = dateTimeFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' });
-	const labels = shown.map((day) => formatDay(day.date, dayFormat));
+	const values = input.points.map((point) => finiteOrNull(point.value));
+	const todayIndex = values.length - 1;
+	const completeDays = values.map((value, index) => (index === todayIndex ? null : value));
+	const today = values.map((value, index) => (index === todayIndex ? value : null));
+	const isCount = input.metric !== 'conversion';
 
-	const config: ChartConfiguration<'bar' | 'line', number[], string> = {
+	const config: ChartConfiguration<'bar' | 'line', (number | null)[], string> = {
 		type: 'bar',
 		data: {
-			labels,
+			// One label per day, so QuickChart and the local renderer place each bar on its own day.
+			labels: input.points.map((point) => formatDay(point.date, dayFormat)),
 			datasets: [
 				{
 					type: 'bar',
-					label: 'Sends',
-					data: sends,
+					label: input.labels.series,
+					data: completeDays,
 					backgroundColor: theme.bar,
 					borderWidth: 0,
+					grouped: false,
+					order: 3,
+				},
+				{
+					// A separate dataset, so the legend names the partial day: a lighter bar alone would read as a drop.
+					type: 'bar',
+					label: input.labels.partialToday,
+					data: today,
+					backgroundColor: theme.partialBar,
+					borderColor: theme.bar,
+					borderWidth: 2,
+					grouped: false,
 					order: 2,
 				},
 				{
 					type: 'line',
-					label: `${MOVING_AVERAGE_WINDOW}-day average`,
-					data: movingAverage(sends, MOVING_AVERAGE_WINDOW),
+					label: input.labels.average,
+					data: trailingAverage(input.averageSeed, completeDays, MOVING_AVERAGE_WINDOW),
 					borderColor: theme.line,
 					backgroundColor: theme.line,
 					borderWidth: 3,
 					pointRadius: 0,
-					tension: 0.3,
+					spanGaps: false,
+					// Monotone curves never overshoot their points, so the fitted y range holds the whole line.
+					cubicInterpolationMode: 'monotone',
 					order: 1,
 				},
 			],
@@ -87,63 +133,146 @@ export function buildChartConfig(breakdown: DailySends[], options: ChartOptions)
 			responsive: false,
 			animation: false,
 			devicePixelRatio: 1,
+			locale,
 			color: theme.text,
-			font: { size: 14 },
-			layout: { padding: 12 },
+			font: { size: CHART_FONT_SIZES.base },
+			layout: { padding: { top: 8, right: 16, bottom: 8, left: 12 } },
 			plugins: {
-				title: { display: true, text: chartTitle(labels), color: theme.text, font: { size: 18, weight: 'bold' } },
-				legend: { position: 'bottom', reverse: true, labels: { color: theme.text } },
+				title: {
+					display: true,
+					text: input.labels.title,
+					color: theme.text,
+					font: { size: CHART_FONT_SIZES.title, weight: 'bold' },
+					padding: { top: 4, bottom: 2 },
+				},
+				subtitle: {
+					display: true,
+					text: input.labels.subtitle,
+					color: theme.text,
+					font: { size: CHART_FONT_SIZES.subtitle },
+					padding: { bottom: 8 },
+				},
+				legend: {
+					position: 'bottom',
+					reverse: true,
+					labels: { color: theme.text, font: { size: CHART_FONT_SIZES.legend }, boxWidth: 28 },
+				},
 			},
 			scales: {
 				x: {
-					ticks: { color: theme.text, autoSkip: true, maxRotation: 0, maxTicksLimit: 10 },
+					// Thinning happens in the ticks, never in data.labels: 365 days keep 365 labels.
+					ticks: {
+						color: theme.text,
+						font: { size: CHART_FONT_SIZES.ticks },
+						autoSkip: true,
+						autoSkipPadding: 16,
+						maxRotation: 0,
+						maxTicksLimit: 8,
+					},
 					grid: { display: false },
 				},
 				y: {
 					beginAtZero: true,
-					ticks: { color: theme.text, precision: 0 },
+					// Headroom above the highest bar or average point, so neither touches the title.
+					grace: '5%',
+					title: {
+						display: true,
+						text: input.labels.yAxis,
+						color: theme.text,
+						font: { size: CHART_FONT_SIZES.axisTitle },
+					},
+					ticks: {
+						color: theme.text,
+						font: { size: CHART_FONT_SIZES.ticks },
+						precision: isCount ? 0 : 2,
+						maxTicksLimit: 6,
+					},
 					grid: { color: theme.grid },
 				},
 			},
 		},
 	};
 
-	return {
-		config: config as ChartConfiguration,
-		shownDays: shown.length,
-		note: availabilityNote(shown.length, options.days),
-		background: theme.background,
-	};
+	return { config: config as ChartConfiguration, background: theme.background };
 }
 
-/** Trailing moving average rounded to 2 decimals; the first days average over the days available so far. */
-export function movingAverage(values: readonly number[], window: number): number[] {
-	let sum = 0;
-	return values.map((value, index) => {
-		sum += value;
-		if (index >= window) sum -= values[index - window] ?? 0;
-		return Math.round((sum / Math.min(index + 1, window)) * 100) / 100;
+/**
+ * Trailing average over `window` days per point, counting the seed days before the first point. A point whose
+ * window holds an unknown day gets no average (a gap), so the line never claims a week it did not see.
+ */
+export function trailingAverage(
+	seed: readonly (number | null)[],
+	values: readonly (number | null)[],
+	window: number,
+): (number | null)[] {
+	const series = [...seed.slice(-(window - 1)), ...values];
+	const offset = series.length - values.length;
+	return values.map((_, index) => {
+		const end = offset + index + 1;
+		if (end < window) return null;
+		let sum = 0;
+		for (let day = end - window; day < end; day++) {
+			const value = series[day];
+			if (value === null || value === undefined || !Number.isFinite(value)) return null;
+			sum += value;
+		}
+		return Math.round((sum / window) * 100) / 100;
 	});
 }
 
-function chartTitle(labels: readonly string[]): string {
-	const first = labels[0];
-	const last = labels.at(-1);
-	if (first === undefined || last === undefined) return 'Sends per day (no data yet)';
-	const days = labels.length === 1 ? 'last day' : `last ${labels.length} days`;
-	return `Sends per day, ${days} (${first} – ${last})`;
+const ACCOUNT_NAME_MAX = 40;
+const SERVER_NAME_MAX = 32;
+
+const ENGLISH_METRIC_TEXTS = {
+	sends: { subtitle: 'Sends per day (UTC days)', yAxis: 'Sends', series: 'Sends' },
+	joins: { subtitle: 'Joins per day (UTC days)', yAxis: 'Joins', series: 'Joins' },
+	conversion: {
+		subtitle: 'Joins per 100 sends, per day (UTC days)',
+		yAxis: 'Joins per 100 sends',
+		series: 'Joins per 100 sends',
+	},
+} as const;
+
+/** The English chart texts: the fallback language and the reference the translations follow. */
+export function englishChartLabels(options: {
+	metric: ChartMetric;
+	accountName: string;
+	/** Set for scope:server, so a forwarded picture says whose key it is. */
+	serverName?: string | null;
+	/** First and last day shown, YYYY-MM-DD. */
+	from: string;
+	to: string;
+}): ChartLabels {
+	const account = truncate(options.accountName.trim() || 'Unnamed account', ACCOUNT_NAME_MAX);
+	const server = options.serverName ? truncate(options.serverName.trim(), SERVER_NAME_MAX) : '';
+	const owner = server && codePointLength(server) > 0 ? `${account} (server ${server})` : account;
+	return {
+		title: `${owner} · ${formatUtcRange(options.from, options.to, 'en-US')}`,
+		...ENGLISH_METRIC_TEXTS[options.metric],
+		average: `${MOVING_AVERAGE_WINDOW}-day average`,
+		partialToday: 'Today so far (partial)',
+	};
 }
 
-function availabilityNote(shown: number, asked: number): string | null {
-	if (shown >= asked) return null;
-	if (shown === 0) return 'No daily data available yet.';
-	// The account may be older: the endpoint decides how many days its breakdown holds.
-	return shown === 1
-		? 'The stats service gives 1 day of figures; the chart shows it.'
-		: `The stats service gives the last ${shown} days; the chart shows those.`;
+/** "Nov 17 – 23, 2026 (UTC)": always with the year, since a forwarded chart outlives its message. */
+export function formatUtcRange(from: string, to: string, locale: string): string {
+	const format = dateTimeFormat(resolveLocale(locale), {
+		year: 'numeric',
+		month: 'short',
+		day: 'numeric',
+		timeZone: 'UTC',
+	});
+	const start = Date.parse(`${from}T00:00:00Z`);
+	const end = Date.parse(`${to}T00:00:00Z`);
+	if (!Number.isFinite(start) || !Number.isFinite(end)) return `${from} – ${to} (UTC)`;
+	return `${start === end ? format.format(start) : format.formatRange(start, end)} (UTC)`;
 }
 
-/** "Nov 21" for en-US, "21. Nov." for de; the breakdown's dates are UTC calendar days. */
+function finiteOrNull(value: number | null): number | null {
+	return value !== null && Number.isFinite(value) ? value : null;
+}
+
+/** "Nov 21" for en-US, "21. Nov." for de; the points are UTC calendar days. */
 function formatDay(date: string, dayFormat: Intl.DateTimeFormat): string {
 	const ms = Date.parse(`${date}T00:00:00Z`);
 	return Number.isFinite(ms) ? dayFormat.format(ms) : date;

@@ -10,25 +10,39 @@ import {
 	LineController,
 	LineElement,
 	PointElement,
+	SubTitle,
 	Title,
 } from 'chart.js';
 import type { ChartConfiguration, ChartItem } from 'chart.js';
-import type { ChartRenderer, ChartRenderOptions } from './chart-renderer.js';
+import type { ChartRenderer, ChartRenderOptions, ChartSize } from './chart-renderer.js';
 import { encodeOpaquePng } from './png.js';
 
-/** The family the local renderer draws all text with; shipped as an npm package, so it exists on any host. */
-export const CHART_FONT_FAMILY = 'DejaVu Sans';
+/** Latin, Cyrillic and Greek text; shipped as an npm package, so it exists on any host. */
+export const LATIN_FONT_FAMILY = 'DejaVu Sans';
+/** Japanese text. @napi-rs/canvas never falls back to another font by itself, so the family list must name it. */
+export const JAPANESE_FONT_FAMILY = 'Noto Sans JP';
+/** DejaVu first, so Latin keeps its look; glyphs DejaVu lacks come from Noto Sans JP. */
+export const CHART_FONT_FAMILY = `'${LATIN_FONT_FAMILY}', '${JAPANESE_FONT_FAMILY}'`;
+
+const FONT_FILES = [
+	{ module: 'dejavu-fonts-ttf/ttf/DejaVuSans.ttf', family: LATIN_FONT_FAMILY },
+	{ module: 'dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf', family: LATIN_FONT_FAMILY },
+	{ module: '@expo-google-fonts/noto-sans-jp/400Regular/NotoSansJP_400Regular.ttf', family: JAPANESE_FONT_FAMILY },
+] as const;
 
 let isChartSetUp = false;
 
-/** Registers Chart.js parts and the bundled font once per process: a slim host may have no system fonts, and
- * Chart.js would then draw every label with a missing font, i.e. not at all. */
-function setUpChartJs(): void {
+/** Registers the fonts and Chart.js parts once per thread: a slim host may have no system fonts, and Chart.js would
+ * then draw every label with a missing font, i.e. not at all. Fonts are process-wide, so a second thread's
+ * registration of the same file adds nothing. */
+export function setUpChartJs(): void {
 	if (isChartSetUp) return;
 	const require = createRequire(import.meta.url);
-	for (const file of ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf']) {
-		const fontPath = require.resolve(`dejavu-fonts-ttf/ttf/${file}`);
-		if (!GlobalFonts.registerFromPath(fontPath, CHART_FONT_FAMILY)) throw new Error(`Could not load font ${file}`);
+	for (const font of FONT_FILES) {
+		// registerFromPath answers null rather than throwing for a file it cannot read.
+		if (!GlobalFonts.registerFromPath(require.resolve(font.module), font.family)) {
+			throw new Error(`Could not load font ${font.module}`);
+		}
 	}
 	Chart.register(
 		BarController,
@@ -39,32 +53,39 @@ function setUpChartJs(): void {
 		CategoryScale,
 		LinearScale,
 		Title,
+		SubTitle,
 		Legend,
 	);
 	Chart.defaults.font.family = CHART_FONT_FAMILY;
 	isChartSetUp = true;
 }
 
-/** Renders in-process with Chart.js on @napi-rs/canvas: no network, PNG bytes. */
+/** Renders on the calling thread. The bot uses the worker pool instead; this one serves the pool's workers, the
+ * tests and the benchmark's main-thread baseline. */
 export function createLocalRenderer(): ChartRenderer {
 	setUpChartJs();
 	return {
 		name: 'local',
-		render: (config, size, options) => renderLocally(config, size, options),
+		render: (config, size, options) => drawChartPng(config, size, options),
+		close: async () => {},
 	};
 }
 
-async function renderLocally(
+/** Draws one chart with Chart.js on @napi-rs/canvas and encodes it as PNG. */
+export async function drawChartPng(
 	config: ChartConfiguration,
-	size: { width: number; height: number },
+	size: ChartSize,
 	options: ChartRenderOptions = {},
 ): Promise<Buffer> {
+	setUpChartJs();
 	const canvas = createCanvas(size.width, size.height);
 	// Chart.js patches the data arrays it is given (listeners on push/splice); a copy keeps the caller's config pure.
 	const ownConfig = structuredClone(config);
 	ownConfig.options = { ...ownConfig.options, responsive: false, animation: false, devicePixelRatio: 1 };
-	const chart = new Chart(canvas as unknown as ChartItem, ownConfig);
+	// Chart.js keeps every chart in a static registry until destroy(), so destroy runs whatever happens below.
+	let chart: Chart | undefined;
 	try {
+		chart = new Chart(canvas as unknown as ChartItem, ownConfig);
 		if (options.background) {
 			// Chart.js clears the canvas before drawing, so the background goes in behind what it drew.
 			const context = canvas.getContext('2d');
@@ -78,6 +99,6 @@ async function renderLocally(
 		const opaque = await encodeOpaquePng(canvas.data(), canvas.width, canvas.height);
 		return opaque ?? (await canvas.encode('png'));
 	} finally {
-		chart.destroy();
+		chart?.destroy();
 	}
 }

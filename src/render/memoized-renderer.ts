@@ -2,12 +2,13 @@ import { createHash } from 'node:crypto';
 import type { ChartRenderer } from './chart-renderer.js';
 
 /**
- * Remembers the last PNGs a renderer drew. A cached snapshot gives the same chart config, so
- * repeated /stats, the Share button and shards of a busy server reuse the image instead of
- * drawing it again (10+ ms locally, a network call for QuickChart).
+ * Remembers the last PNGs a renderer drew, and joins a render to an identical one still running. A cached snapshot
+ * gives the same chart config, so repeated /stats, the Share button, shards of a busy server and a burst of clicks
+ * on one account reuse one image instead of drawing it again (10+ ms of CPU locally, a network call for QuickChart).
  */
 export function memoizeRenderer(renderer: ChartRenderer, maxEntries = 64): ChartRenderer {
 	const pngs = new Map<string, Buffer>();
+	const inFlight = new Map<string, Promise<Buffer | null>>();
 	return {
 		name: renderer.name,
 		async render(config, size, options) {
@@ -20,12 +21,21 @@ export function memoizeRenderer(renderer: ChartRenderer, maxEntries = 64): Chart
 				pngs.set(key, known);
 				return known;
 			}
-			const png = await renderer.render(config, size, options);
-			if (png) {
-				pngs.set(key, png);
-				if (pngs.size > maxEntries) pngs.delete(pngs.keys().next().value as string);
-			}
-			return png;
+			const running = inFlight.get(key);
+			if (running) return running;
+			const rendering = renderer
+				.render(config, size, options)
+				.then((png) => {
+					if (png) {
+						pngs.set(key, png);
+						if (pngs.size > maxEntries) pngs.delete(pngs.keys().next().value as string);
+					}
+					return png;
+				})
+				.finally(() => inFlight.delete(key));
+			inFlight.set(key, rendering);
+			return rendering;
 		},
+		close: () => renderer.close(),
 	};
 }

@@ -21,6 +21,7 @@ function countingRenderer(answer: (call: number) => Buffer | null | Error = (cal
 			if (result instanceof Error) throw result;
 			return result;
 		},
+		close: async () => {},
 	};
 	return { renderer, calls: () => calls };
 }
@@ -65,4 +66,56 @@ test('the memo keeps only the most recently used charts', async () => {
 	assert.deepEqual(await memo.render(config([1]), SIZE), Buffer.from('png 1'), '[1] survived');
 	await memo.render(config([2]), SIZE);
 	assert.equal(inner.calls(), 4, '[2] was evicted and drawn again');
+});
+
+test('five identical renders in flight make one render, and all five get its PNG', async () => {
+	let release: () => void = () => {};
+	const gate = new Promise<void>((resolve) => (release = resolve));
+	let calls = 0;
+	const memo = memoizeRenderer({
+		name: 'local',
+		async render() {
+			const call = (calls += 1);
+			await gate;
+			return Buffer.from(`png ${call}`);
+		},
+		close: async () => {},
+	});
+	const renders = Array.from({ length: 5 }, () => memo.render(config([1, 2, 3]), SIZE, { background: '#000' }));
+	const other = memo.render(config([9]), SIZE, { background: '#000' });
+	release();
+	const pngs = await Promise.all(renders);
+	await other;
+	assert.equal(calls, 2, 'one render for the five identical ones, one for the different one');
+	for (const png of pngs) assert.deepEqual(png, Buffer.from('png 1'));
+});
+
+test('a failed render in flight fails every joined caller, and the next call draws again', async () => {
+	let release: () => void = () => {};
+	const gate = new Promise<void>((resolve) => (release = resolve));
+	let calls = 0;
+	const memo = memoizeRenderer({
+		name: 'quickchart',
+		async render() {
+			calls += 1;
+			if (calls === 1) {
+				await gate;
+				throw new Error('QuickChart down');
+			}
+			return Buffer.from('png');
+		},
+		close: async () => {},
+	});
+	const renders = Array.from({ length: 3 }, () => memo.render(config([1]), SIZE));
+	release();
+	for (const render of renders) await assert.rejects(render, /QuickChart down/u);
+	assert.deepEqual(await memo.render(config([1]), SIZE), Buffer.from('png'));
+	assert.equal(calls, 2);
+});
+
+test('closing the memo closes the renderer behind it', async () => {
+	let closed = 0;
+	const memo = memoizeRenderer({ name: 'local', render: async () => null, close: async () => void (closed += 1) });
+	await memo.close();
+	assert.equal(closed, 1);
 });
