@@ -1,39 +1,32 @@
 import { PermissionFlagsBits, time, TimestampStyles } from 'discord.js';
+import type { Translate } from '../src/i18n/index.js';
 import type { BotContext } from '../src/interactions/context.js';
 import { linkFailure } from '../src/interactions/error-replies.js';
 import { keyModal, readKeyField } from '../src/interactions/key-modal.js';
-import { formatAccountName, linkConfirmation } from '../src/interactions/link-replies.js';
+import { linkConfirmation } from '../src/interactions/link-replies.js';
+import { memberTranslator } from '../src/interactions/member-language.js';
 import type { CommandInteraction, ModalInteraction } from '../src/interactions/types.js';
 import { UserFacingError } from '../src/interactions/user-facing-error.js';
+import type { LinkStatus } from '../src/links/types.js';
+import { sanitizeAccountName } from '../src/render/embed.js';
 
 export { definition } from './definitions/server-key.js';
 
 export async function execute(interaction: CommandInteraction, ctx: BotContext): Promise<void> {
 	const guildId = requireManageServer(interaction);
+	const t = memberTranslator(interaction);
 	if (interaction.subcommand === 'set') {
-		await interaction.showModal(keyModal('server-key:submit', "Link this server's API key"));
+		await interaction.showModal(keyModal('server-key:submit', 'modals.serverKey.title', t));
 		return;
 	}
 	await interaction.defer('private');
 	if (interaction.subcommand === 'remove') {
 		const removed = await ctx.links.removeServerLink(guildId);
-		await interaction.editReply({
-			content: removed ? "Removed the server's API key." : 'This server had no key linked.',
-		});
+		await interaction.editReply({ content: t(removed ? 'serverKey.removed' : 'serverKey.nothingToRemove') });
 		return;
 	}
-	const info = await ctx.links.getServerLink(guildId);
-	if (!info) {
-		await interaction.editReply({ content: 'This server has no API key linked. Link one with `/server-key set`.' });
-		return;
-	}
-	const by = info.linkedBy ? ` by <@${info.linkedBy}>` : '';
-	const state = info.verified ? '' : '\nThe key is not verified yet: statistics come with the V2 update.';
-	await interaction.editReply({
-		content:
-			`This server is linked to ${formatAccountName(info.accountName)} (key ending \`…${info.keyHint}\`), ` +
-			`linked${by} ${time(Math.floor(info.linkedAt / 1000), TimestampStyles.RelativeTime)}.${state}`,
-	});
+	const status = await ctx.links.getServerLink(guildId);
+	await interaction.editReply({ content: status ? describeServerLink(t, status) : t('serverKey.none') });
 }
 
 export async function onModal(interaction: ModalInteraction, ctx: BotContext): Promise<void> {
@@ -45,7 +38,27 @@ export async function onModal(interaction: ModalInteraction, ctx: BotContext): P
 		.catch((error: unknown) => {
 			throw linkFailure(error, 'server-key set');
 		});
-	await interaction.editReply({ content: linkConfirmation(info, 'this server') });
+	await interaction.editReply({ content: linkConfirmation(memberTranslator(interaction), info, 'server') });
+}
+
+/** A link no configured secret can open is as good as none: the admin must set the key again. */
+function describeServerLink(t: Translate, status: LinkStatus): string {
+	if (!status.readable) return t('errors.serverRelinkNeeded');
+	const vars = {
+		account: status.accountName === null ? '' : sanitizeAccountName(status.accountName),
+		keyHint: status.keyHint,
+		userId: status.linkedBy ?? '',
+		when: time(Math.floor(status.linkedAt / 1000), TimestampStyles.RelativeTime),
+	};
+	const verified = status.verified && status.accountName !== null;
+	const key = verified
+		? status.linkedBy
+			? 'serverKey.status'
+			: 'serverKey.statusNoLinker'
+		: status.linkedBy
+			? 'serverKey.statusUnverified'
+			: 'serverKey.statusUnverifiedNoLinker';
+	return verified ? t(key, vars) : `${t(key, vars)}\n${t('serverKey.notVerifiedNote')}`;
 }
 
 /**
@@ -53,9 +66,9 @@ export async function onModal(interaction: ModalInteraction, ctx: BotContext): P
  * role, so Manage Server is checked here on every run.
  */
 function requireManageServer(interaction: CommandInteraction | ModalInteraction): string {
-	if (interaction.guildId === null) throw new UserFacingError('`/server-key` works inside a server, not in DMs.');
+	if (interaction.guildId === null) throw new UserFacingError('errors.guildOnly', { command: 'server-key' });
 	if (((interaction.memberPermissions ?? 0n) & PermissionFlagsBits.ManageGuild) === 0n) {
-		throw new UserFacingError("Only members with the Manage Server permission can change the server's key.");
+		throw new UserFacingError('serverKey.manageServerRequired');
 	}
 	return interaction.guildId;
 }

@@ -39,10 +39,10 @@ export async function execute(interaction: CommandInteraction, ctx: BotContext):
 export async function onButton(interaction: ComponentInteraction, ctx: BotContext): Promise<void> {
 	const [, action, ownerId, scope, days] = interaction.customId.split(':');
 	if (action !== 'share' || !ownerId || !isStatsScope(scope) || !isChartDays(Number(days))) {
-		throw new UserFacingError('This button is outdated. Run `/stats` again.');
+		throw new UserFacingError('stats.buttonOutdated');
 	}
 	if (interaction.userId !== ownerId) {
-		throw new UserFacingError('Only the member who ran `/stats` can share this result.');
+		throw new UserFacingError('stats.notOwner');
 	}
 	if (await replyIfCoolingDown(interaction, ctx, 'share')) return;
 	const request = parseStatsRequest({ scope, days: Number(days) });

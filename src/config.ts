@@ -1,6 +1,9 @@
 import { existsSync } from 'node:fs';
+import { decodeSecret, envReaders, type Env } from './env-readers.js';
+import { CHART_RENDERER_NAMES, type ChartRendererName } from './render/chart.js';
+import { STORE_URL_PROBLEM, storeSchemeOf } from './store/store-backend.js';
 
-export type ChartRendererName = 'quickchart' | 'local' | 'none';
+export { decodeSecret };
 
 export interface Config {
 	discordToken: string;
@@ -23,6 +26,20 @@ export interface Config {
 	/** 0 disables the cooldown. */
 	statsCooldownSeconds: number;
 	logLevel: string;
+	historySampling: boolean;
+	historySamplePerMinute: number;
+	historyDays: number;
+	/** Gateway shards in total; 'auto' asks Discord. */
+	shardCount: number | 'auto';
+	/** Processes the shards are spread over (ShardingManager when above 1). */
+	botProcesses: number;
+	/** Set: HTTP interactions mode, no gateway. */
+	interactionsPort: number | null;
+	interactionsHost: string;
+	/** The application's Ed25519 public key, 32 bytes; required in HTTP mode. */
+	discordPublicKey: Buffer | null;
+	metricsPort: number | null;
+	metricsHost: string;
 }
 
 export class ConfigError extends Error {
@@ -32,10 +49,10 @@ export class ConfigError extends Error {
 	}
 }
 
-type Env = Record<string, string | undefined>;
-
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-const SNOWFLAKE = /^\d{17,20}$/;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+/** A 365-day chart plus the 6 days its first 7-day average needs. */
+const MIN_HISTORY_DAYS = 371;
+const STATS_PATH = /\/api\/v1\/stats\/?$/;
 
 /** Which variables a purpose needs: the bot needs everything, registering needs only Discord's. */
 export type ConfigPurpose = 'bot' | 'register';
@@ -45,137 +62,118 @@ export type ConfigPurpose = 'bot' | 'register';
  * secret values never appear in the message.
  */
 export function loadConfig(env: Env = process.env, purpose: ConfigPurpose = 'bot'): Config {
-	const problems: string[] = [];
-	const read = (name: string): string | undefined => {
-		const value = env[name]?.trim();
-		return value === '' ? undefined : value;
-	};
-	const required = (name: string, needed: boolean): string => {
-		const value = read(name);
-		if (value === undefined && needed) problems.push(`${name} is required`);
-		return value ?? '';
-	};
-	const url = (name: string, fallback: string | undefined, needed: boolean): string => {
-		const value = read(name) ?? fallback;
-		if (value === undefined) {
-			if (needed) problems.push(`${name} is required`);
-			return '';
-		}
-		try {
-			const parsed = new URL(value);
-			if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('scheme');
-		} catch {
-			problems.push(`${name} must be an http(s) URL`);
-		}
-		return value.replace(/\/+$/, '');
-	};
-	const integer = (name: string, fallback: number, min: number, max: number): number => {
-		const value = read(name);
-		if (value === undefined) return fallback;
-		const parsed = Number(value);
-		if (!/^\d+$/.test(value) || parsed < min || parsed > max) {
-			problems.push(`${name} must be a whole number from ${min} to ${max}`);
-			return fallback;
-		}
-		return parsed;
-	};
-	const secret = (name: string, needed: boolean): Buffer | null => {
-		const value = read(name);
-		if (value === undefined) {
-			if (needed) problems.push(`${name} is required (32 bytes as 64 hex characters or base64)`);
-			return null;
-		}
-		const decoded = decodeSecret(value);
-		if (!decoded) problems.push(`${name} must be 32 bytes as 64 hex characters or base64`);
-		return decoded;
-	};
-	const snowflake = (name: string): string | null => {
-		const value = read(name);
-		if (value !== undefined && !SNOWFLAKE.test(value)) problems.push(`${name} must be a Discord id (digits)`);
-		return value ?? null;
-	};
-
+	const readers = envReaders(env);
+	const { problems, read, integer, oneOf, snowflake } = readers;
 	const isBot = purpose === 'bot';
-	const chartRenderer = read('CHART_RENDERER') ?? 'quickchart';
-	if (!['quickchart', 'local', 'none'].includes(chartRenderer)) {
-		problems.push('CHART_RENDERER must be quickchart, local or none');
+	const discord = readDiscordSettings(readers, isBot);
+	const statsApiBaseUrl = isBot ? readers.url('STATS_API_BASE_URL', undefined, true) : '';
+	if (STATS_PATH.test(statsApiBaseUrl)) {
+		problems.push('STATS_API_BASE_URL must be the base URL only: the bot adds /api/v1/stats itself');
 	}
-	const logLevel = read('LOG_LEVEL') ?? 'info';
-	if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+	const storeUrl = read('STORE_URL') ?? 'sqlite://data/bot.sqlite';
+	if (isBot && storeSchemeOf(storeUrl) === null) problems.push(STORE_URL_PROBLEM);
+	const scale = readScaleSettings(readers, isBot);
+	if (scale.botProcesses > 1 && storeSchemeOf(storeUrl) === 'sqlite') {
+		problems.push(
+			'BOT_PROCESSES above 1 needs a shared STORE_URL (redis:// or postgres://): sqlite:// is for one process',
+		);
+	}
 
 	const config: Config = {
-		discordToken: required('DISCORD_TOKEN', true),
-		applicationId: snowflake('DISCORD_APPLICATION_ID'),
-		discordApiUrl: url('DISCORD_API_URL', 'https://discord.com/api', true),
+		...discord,
 		devGuildId: snowflake('DISCORD_DEV_GUILD_ID'),
-		statsApiBaseUrl: url('STATS_API_BASE_URL', undefined, isBot),
-		storeUrl: read('STORE_URL') ?? 'sqlite://data/bot.sqlite',
-		linkSecret: secret('LINK_SECRET', isBot) ?? Buffer.alloc(0),
-		linkSecretPrevious: secret('LINK_SECRET_PREVIOUS', false),
-		chartRenderer: chartRenderer as ChartRendererName,
-		quickchartUrl: url('QUICKCHART_URL', 'https://quickchart.io', true),
+		statsApiBaseUrl: statsApiBaseUrl.replace(STATS_PATH, ''),
+		storeUrl,
+		linkSecret: readers.secret('LINK_SECRET', isBot) ?? Buffer.alloc(0),
+		linkSecretPrevious: readers.secret('LINK_SECRET_PREVIOUS', false),
+		chartRenderer: oneOf('CHART_RENDERER', CHART_RENDERER_NAMES, 'quickchart'),
+		quickchartUrl: readers.url('QUICKCHART_URL', 'https://quickchart.io', isBot),
 		statsCacheTtlSeconds: integer('STATS_CACHE_TTL_SECONDS', 60, 0, 86_400),
 		statsApiTimeoutMs: integer('STATS_API_TIMEOUT_MS', 2500, 100, 14_000),
 		statsCooldownSeconds: integer('STATS_COOLDOWN_SECONDS', 3, 0, 3600),
-		logLevel,
+		logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+		historySampling: oneOf('HISTORY_SAMPLING', ['on', 'off'], 'on') === 'on',
+		historySamplePerMinute: integer('HISTORY_SAMPLE_PER_MINUTE', 30, 1, 6000),
+		historyDays: integer('HISTORY_DAYS', 400, MIN_HISTORY_DAYS, 3660),
+		...scale,
+		...readMetricsSettings(readers),
 	};
-	if (!/^(sqlite|redis|rediss|postgres|postgresql):\/\//.test(config.storeUrl)) {
-		problems.push('STORE_URL must start with sqlite://, redis:// or postgres://');
-	}
 	if (purpose === 'register' && !config.applicationId) problems.push('DISCORD_APPLICATION_ID is required');
 	if (problems.length > 0) throw new ConfigError(problems);
 	return config;
 }
 
-/** What `npm run links` reads: the store and the link secrets, nothing else. */
+function readDiscordSettings(readers: ReturnType<typeof envReaders>, isBot: boolean) {
+	return {
+		discordToken: readers.required('DISCORD_TOKEN', true),
+		applicationId: readers.snowflake('DISCORD_APPLICATION_ID'),
+		discordApiUrl: readers.url('DISCORD_API_URL', 'https://discord.com/api', true),
+		discordPublicKey: readPublicKey(readers, isBot),
+	};
+}
+
+function readPublicKey(readers: ReturnType<typeof envReaders>, isBot: boolean): Buffer | null {
+	const value = readers.read('DISCORD_PUBLIC_KEY');
+	if (value === undefined) {
+		if (isBot && readers.read('INTERACTIONS_PORT') !== undefined) {
+			readers.problems.push(
+				"DISCORD_PUBLIC_KEY is required with INTERACTIONS_PORT (the app's Public Key, 64 hex characters)",
+			);
+		}
+		return null;
+	}
+	if (!/^[0-9a-fA-F]{64}$/.test(value)) {
+		readers.problems.push("DISCORD_PUBLIC_KEY must be 64 hex characters (the app's Public Key)");
+		return null;
+	}
+	return Buffer.from(value, 'hex');
+}
+
+function readScaleSettings(readers: ReturnType<typeof envReaders>, isBot: boolean) {
+	const rawShards = readers.read('SHARD_COUNT') ?? 'auto';
+	let shardCount: number | 'auto' = 'auto';
+	if (rawShards !== 'auto') {
+		shardCount = readers.integer('SHARD_COUNT', 1, 1, 10_000);
+	}
+	const interactionsPort =
+		readers.read('INTERACTIONS_PORT') === undefined ? null : readers.integer('INTERACTIONS_PORT', 0, 0, 65_535);
+	const botProcesses = readers.integer('BOT_PROCESSES', 1, 1, 64);
+	if (isBot && typeof shardCount === 'number' && botProcesses > shardCount) {
+		readers.problems.push('BOT_PROCESSES cannot exceed SHARD_COUNT: each process needs at least one shard');
+	}
+	return {
+		shardCount,
+		botProcesses,
+		interactionsPort,
+		interactionsHost: readers.read('INTERACTIONS_HOST') ?? '127.0.0.1',
+	};
+}
+
+function readMetricsSettings(readers: ReturnType<typeof envReaders>) {
+	return {
+		metricsPort: readers.read('METRICS_PORT') === undefined ? null : readers.integer('METRICS_PORT', 0, 0, 65_535),
+		metricsHost: readers.read('METRICS_HOST') ?? '127.0.0.1',
+	};
+}
+
 export interface LinkStoreConfig {
 	storeUrl: string;
-	/** null when unset and not needed. */
 	linkSecret: Buffer | null;
 	linkSecretPrevious: Buffer | null;
 }
 
-/**
- * Reads STORE_URL, LINK_SECRET and LINK_SECRET_PREVIOUS only, checked as loadConfig checks them.
- * Throws ConfigError naming every bad variable; secret values never appear in the message.
- */
+/** Only what `npm run links` needs: the store and the secrets that open its records. */
 export function loadLinkStoreConfig(options: { secretRequired: boolean }, env: Env = process.env): LinkStoreConfig {
-	const problems: string[] = [];
-	const read = (name: string): string | undefined => {
-		const value = env[name]?.trim();
-		return value === '' ? undefined : value;
-	};
-	const secret = (name: string, needed: boolean): Buffer | null => {
-		const value = read(name);
-		if (value === undefined) {
-			if (needed) problems.push(`${name} is required (32 bytes as 64 hex characters or base64)`);
-			return null;
-		}
-		const decoded = decodeSecret(value);
-		if (!decoded) problems.push(`${name} must be 32 bytes as 64 hex characters or base64`);
-		return decoded;
-	};
-	const storeUrl = read('STORE_URL') ?? 'sqlite://data/bot.sqlite';
-	if (!/^(sqlite|redis|rediss|postgres|postgresql):\/\//.test(storeUrl)) {
-		problems.push('STORE_URL must start with sqlite://, redis:// or postgres://');
-	}
+	const readers = envReaders(env);
+	const storeUrl = readers.read('STORE_URL') ?? 'sqlite://data/bot.sqlite';
+	if (storeSchemeOf(storeUrl) === null) readers.problems.push(STORE_URL_PROBLEM);
 	const config = {
 		storeUrl,
-		linkSecret: secret('LINK_SECRET', options.secretRequired),
-		linkSecretPrevious: secret('LINK_SECRET_PREVIOUS', false),
+		linkSecret: readers.secret('LINK_SECRET', options.secretRequired),
+		linkSecretPrevious: readers.secret('LINK_SECRET_PREVIOUS', false),
 	};
-	if (problems.length > 0) throw new ConfigError(problems);
+	if (readers.problems.length > 0) throw new ConfigError(readers.problems);
 	return config;
-}
-
-/** Accepts 64 hex characters or base64 (standard or url-safe) that decode to exactly 32 bytes. */
-export function decodeSecret(value: string): Buffer | null {
-	if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex');
-	if (/^[A-Za-z0-9+/_-]{43}=?$/.test(value)) {
-		const bytes = Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
-		if (bytes.length === 32) return bytes;
-	}
-	return null;
 }
 
 /** Loads `.env` when present; variables already in the environment win (process.loadEnvFile keeps them). */

@@ -1,21 +1,34 @@
 import type { Config } from '../config.js';
-import { Cooldowns } from '../interactions/cooldowns.js';
+import { createHistoryStore, createKeyedMutex, type HistoryStore } from '../history/index.js';
+import { claimCooldowns } from '../interactions/claim-cooldowns.js';
 import type { BotContext } from '../interactions/context.js';
-import { createLinkStore, openStores, verifyWithStats } from '../links/index.js';
+import { Cooldowns } from '../interactions/cooldowns.js';
+import { createLinkStore, verifyWithStats } from '../links/index.js';
 import type { Logger } from '../logger.js';
 import { createChartRenderer } from '../render/chart-output.js';
 import { createStatsClient } from '../stats-api/index.js';
+import { claimLock } from '../store/claim-lock.js';
+import { openCoordinator } from '../store/coordination.js';
+import { openStores } from '../store/open-stores.js';
+import { storeSchemeOf } from '../store/store-backend.js';
 
 export interface BotServices {
 	ctx: BotContext;
-	/** Closes the stats client and the store; safe to call twice. */
+	/** Closes the renderer, the stats client and the store; safe to call twice. */
 	close(): Promise<void>;
 }
 
 /** Opens the store and builds the context handlers get; the same for every transport. */
 export async function openBotServices(config: Config, log: Logger): Promise<BotServices> {
-	const stores = await openStores(config.storeUrl, {
-		onError: (error) => log.error({ err: error }, 'storage error'),
+	const onError = (error: unknown) => log.error({ err: error }, 'storage error');
+	const stores = await openStores(config.storeUrl, { onError });
+	const coordinator = await openCoordinator(config.storeUrl, { onError });
+	// One process owns a SQLite file, so in-process locks and cooldowns are exact there and cost no write.
+	const shared = storeSchemeOf(config.storeUrl) !== 'sqlite';
+	const history = createHistoryStore({
+		keyv: stores.history,
+		withLock: shared ? claimLock(coordinator) : createKeyedMutex(),
+		historyDays: config.historyDays,
 	});
 	const stats = createStatsClient({
 		baseUrl: config.statsApiBaseUrl,
@@ -23,6 +36,8 @@ export async function openBotServices(config: Config, log: Logger): Promise<BotS
 		cacheTtlSeconds: config.statsCacheTtlSeconds,
 		cache: stores.cache,
 		cacheSecret: config.linkSecret,
+		flights: shared ? coordinator : undefined,
+		onFreshSnapshot: (snapshot, fetchedAt) => recordInBackground(history, snapshot, fetchedAt, log),
 	});
 	const links = createLinkStore({
 		keyv: stores.links,
@@ -31,12 +46,18 @@ export async function openBotServices(config: Config, log: Logger): Promise<BotS
 		// Feature unavailable is handled by the link store: the key is kept, marked unverified.
 		verifyKey: verifyWithStats(stats),
 	});
+	const renderer = createChartRenderer(config.chartRenderer, { quickchartUrl: config.quickchartUrl });
 	const ctx: BotContext = {
 		config,
 		links,
 		stats,
-		renderer: createChartRenderer(config.chartRenderer, { quickchartUrl: config.quickchartUrl }),
-		cooldowns: new Cooldowns(config.statsCooldownSeconds),
+		renderer,
+		history,
+		coordinator,
+		stores,
+		cooldowns: shared
+			? claimCooldowns(coordinator, config.statsCooldownSeconds)
+			: new Cooldowns(config.statsCooldownSeconds),
 		log,
 	};
 	let closing: Promise<void> | null = null;
@@ -44,10 +65,22 @@ export async function openBotServices(config: Config, log: Logger): Promise<BotS
 		ctx,
 		close: () => {
 			closing ??= (async () => {
+				await renderer.close();
 				await stats.close();
+				await coordinator.close();
 				await stores.close();
 			})();
 			return closing;
 		},
 	};
+}
+
+/** History is kept on the side: a store hiccup there must not cost the member the reply. */
+function recordInBackground(
+	history: HistoryStore,
+	snapshot: Parameters<HistoryStore['record']>[0],
+	receivedAt: number,
+	log: Logger,
+): void {
+	history.record(snapshot, receivedAt).catch((error: unknown) => log.warn({ err: error }, 'history not recorded'));
 }

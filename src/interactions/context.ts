@@ -1,4 +1,7 @@
 import type { Config } from '../config.js';
+import type { HistoryStore } from '../history/index.js';
+import type { Coordinator } from '../store/coordination.js';
+import type { Stores } from '../store/open-stores.js';
 import type { LinkStore } from '../links/types.js';
 import type { Logger } from '../logger.js';
 import type { ChartRenderer } from '../render/chart-renderer.js';
@@ -17,6 +20,12 @@ export interface BotContext {
 	links: LinkStore;
 	stats: StatsSource;
 	renderer: ChartRenderer;
+	/** Each account's daily history (sends, joins, failed sends), kept by the bot. */
+	history: HistoryStore;
+	/** Claims on the shared store: locks, once-only gates and cooldowns across processes. */
+	coordinator: Coordinator;
+	/** The store's namespaces, for the features that keep their own records (reports, settings). */
+	stores: Stores;
 	cooldowns: CooldownGate;
 	log: Logger;
 }

@@ -1,4 +1,5 @@
 import { InvalidKeyError, RelinkNeededError, StorageUnavailableError } from '../links/errors.js';
+import { MAX_KEY_LENGTH, MIN_KEY_LENGTH } from '../links/validate-key.js';
 import {
 	FeatureUnavailableError,
 	KeyRejectedError,
@@ -6,35 +7,22 @@ import {
 	RateLimitedError,
 	UpstreamUnreachableError,
 } from '../stats-api/errors.js';
-import { UserFacingError } from './user-facing-error.js';
+import { UserFacingError, type FacingMessage } from './user-facing-error.js';
 
-export const MESSAGES = {
-	keyRejected: 'The stats service rejected your API key. Run `/link` again with a current key.',
-	linkKeyRejected: 'The stats service rejected that key, so nothing was saved. Check it and run `/link` again.',
-	serverLinkKeyRejected:
-		'The stats service rejected that key, so nothing was saved. Check it and run `/server-key set` again.',
-	serverKeyRejected:
-		"The stats service rejected this server's API key. A server admin can link a new one with `/server-key set`.",
-	featureUnavailable:
-		'Statistics come with the V2 update of the advertising service and are not available yet. Linked keys are kept.',
-	unreachable: 'The stats service is unreachable right now. Try again in a minute.',
-	protocol:
-		"The stats service answered something unexpected. If it keeps happening, let the bot's host know: the service may have changed.",
-	relinkNeeded: 'Your stored key can no longer be read. Run `/link` to link it again.',
-	serverRelinkNeeded: "This server's stored key can no longer be read. A server admin can run `/server-key set`.",
-	storage: 'The bot cannot reach its storage right now; nothing was saved or changed. Try again shortly.',
-	shuttingDown: 'The bot is restarting. Try again in a few seconds.',
-	incident: (incidentId: string) =>
-		`Sorry, something went wrong on our side. If it keeps happening, tell the server's admins or the bot's host and quote incident \`${incidentId}\`.`,
-} as const;
+export type { FacingMessage };
 
-export function rateLimitedMessage(retryAfterSeconds: number | null): string {
-	if (retryAfterSeconds === null) return 'The stats service is busy. Try again in a little while.';
-	return `The stats service is busy. Try again in ${Math.max(1, Math.ceil(retryAfterSeconds))} s.`;
-}
+/** Past this a wait is not worth a number: "in a little while" reads better than "in 1e+23 s". */
+const MAX_STATED_WAIT_SECONDS = 3600;
 
-export function cooldownMessage(seconds: number): string {
-	return `Slow down a little: try again in ${seconds} s.`;
+export function rateLimitedMessage(retryAfterSeconds: number | null): FacingMessage {
+	if (
+		retryAfterSeconds === null ||
+		!Number.isFinite(retryAfterSeconds) ||
+		retryAfterSeconds > MAX_STATED_WAIT_SECONDS
+	) {
+		return { key: 'errors.rateLimitedUnknown' };
+	}
+	return { key: 'errors.rateLimited', vars: { seconds: Math.max(1, Math.ceil(retryAfterSeconds)) } };
 }
 
 /**
@@ -43,22 +31,28 @@ export function cooldownMessage(seconds: number): string {
  */
 export function linkFailure(error: unknown, command: 'link' | 'server-key set'): unknown {
 	if (error instanceof KeyRejectedError) {
-		return new UserFacingError(command === 'link' ? MESSAGES.linkKeyRejected : MESSAGES.serverLinkKeyRejected);
+		return new UserFacingError(command === 'link' ? 'errors.linkKeyRejected' : 'errors.serverLinkKeyRejected');
 	}
 	if (error instanceof InvalidKeyError || error instanceof UserFacingError) return error;
 	const reason = describeExpectedError(error);
-	return reason === null ? error : new UserFacingError(`${reason}\nThe key was not saved; run \`/${command}\` again.`);
+	if (reason === null) return error;
+	return new UserFacingError('errors.keyNotSaved', { reason, command });
 }
 
 /** The member-facing text for an expected failure, or null for a bug. */
-export function describeExpectedError(error: unknown): string | null {
-	if (error instanceof UserFacingError || error instanceof InvalidKeyError) return error.message;
-	if (error instanceof KeyRejectedError) return MESSAGES.keyRejected;
-	if (error instanceof FeatureUnavailableError) return MESSAGES.featureUnavailable;
+export function describeExpectedError(error: unknown): FacingMessage | null {
+	if (error instanceof UserFacingError) return { key: error.key, vars: error.vars, more: error.more };
+	if (error instanceof InvalidKeyError) {
+		return error.reason === 'length'
+			? { key: 'errors.invalidKeyLength', vars: { min: MIN_KEY_LENGTH, max: MAX_KEY_LENGTH } }
+			: { key: 'errors.invalidKeyCharacters' };
+	}
+	if (error instanceof KeyRejectedError) return { key: 'errors.keyRejected' };
+	if (error instanceof FeatureUnavailableError) return { key: 'errors.featureUnavailable' };
 	if (error instanceof RateLimitedError) return rateLimitedMessage(error.retryAfterSeconds);
-	if (error instanceof UpstreamUnreachableError) return MESSAGES.unreachable;
-	if (error instanceof ProtocolError) return MESSAGES.protocol;
-	if (error instanceof RelinkNeededError) return MESSAGES.relinkNeeded;
-	if (error instanceof StorageUnavailableError) return MESSAGES.storage;
+	if (error instanceof UpstreamUnreachableError) return { key: 'errors.unreachable' };
+	if (error instanceof ProtocolError) return { key: 'errors.protocol' };
+	if (error instanceof RelinkNeededError) return { key: 'errors.relinkNeeded' };
+	if (error instanceof StorageUnavailableError) return { key: 'errors.storage' };
 	return null;
 }

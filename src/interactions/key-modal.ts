@@ -5,6 +5,7 @@ import {
 	TextInputStyle,
 	type APIModalInteractionResponseCallbackData,
 } from 'discord.js';
+import type { Translate } from '../i18n/index.js';
 import type { ModalInteraction } from './types.js';
 import { UserFacingError } from './user-facing-error.js';
 
@@ -14,18 +15,22 @@ const MAX_FIELD_LENGTH = 4000;
 const MIN_FIELD_LENGTH = 16;
 
 /** The modal that collects an API key: a key is never a slash-command option, which clients show and log. */
-export function keyModal(customId: string, title: string): APIModalInteractionResponseCallbackData {
+export function keyModal(
+	customId: string,
+	title: 'modals.link.title' | 'modals.serverKey.title',
+	t: Translate,
+): APIModalInteractionResponseCallbackData {
 	const input = new TextInputBuilder()
 		.setCustomId(KEY_FIELD_ID)
-		.setLabel('API key')
-		.setPlaceholder('Paste the API key from your advertising dashboard')
+		.setLabel(t('modals.key.label'))
+		.setPlaceholder(t('modals.key.placeholder'))
 		.setStyle(TextInputStyle.Short)
 		.setMinLength(MIN_FIELD_LENGTH)
 		.setMaxLength(MAX_FIELD_LENGTH)
 		.setRequired(true);
 	return new ModalBuilder()
 		.setCustomId(customId)
-		.setTitle(title)
+		.setTitle(t(title))
 		.addComponents(new ActionRowBuilder<TextInputBuilder>().addComponents(input))
 		.toJSON();
 }
@@ -34,7 +39,7 @@ export function keyModal(customId: string, title: string): APIModalInteractionRe
 export function readKeyField(interaction: ModalInteraction): string {
 	const value = interaction.field(KEY_FIELD_ID);
 	if (value === null) {
-		throw new UserFacingError('That form arrived without a key. Run the command again and paste your key.');
+		throw new UserFacingError('errors.keyFieldMissing');
 	}
 	return value;
 }

@@ -4,9 +4,10 @@ import type { Logger } from '../logger.js';
 import { answerPrivately } from './answer-privately.js';
 import type { CommandModule } from './command-module.js';
 import type { BotContext } from './context.js';
-import { describeExpectedError, MESSAGES } from './error-replies.js';
+import { describeExpectedError } from './error-replies.js';
 import { isExpiredInteraction, logExpired } from './expired-interaction.js';
 import { InFlight } from './in-flight.js';
+import { memberTranslator, renderMessage } from './member-language.js';
 import type { AnyInteraction, AutocompleteInteraction, RepliableInteraction } from './types.js';
 import { UserFacingError } from './user-facing-error.js';
 
@@ -35,7 +36,7 @@ export function createRouter(modules: readonly CommandModule[], ctx: BotContext)
 		if (interaction.kind === 'component' && interaction.componentType === ComponentType.Button && module?.onButton) {
 			return module.onButton(interaction, scoped);
 		}
-		throw new UserFacingError('That action is not supported. Run `/help` to see what the bot can do.');
+		throw new UserFacingError('errors.unsupported');
 	}
 
 	async function handleOne(interaction: AnyInteraction): Promise<void> {
@@ -47,7 +48,7 @@ export function createRouter(modules: readonly CommandModule[], ctx: BotContext)
 		});
 		if (interaction.kind === 'autocomplete') return complete(interaction, log);
 		if (draining) {
-			await answerPrivately(interaction, MESSAGES.shuttingDown, log);
+			await answerPrivately(interaction, memberTranslator(interaction)('errors.shuttingDown'), log);
 			return;
 		}
 		const startedAt = Date.now();
@@ -62,12 +63,12 @@ export function createRouter(modules: readonly CommandModule[], ctx: BotContext)
 			const expected = describeExpectedError(error);
 			if (expected !== null) {
 				log.info({ failure: (error as Error).name }, 'interaction ended with an expected failure');
-				await answerPrivately(interaction, expected, log);
+				await answerPrivately(interaction, renderMessage(memberTranslator(interaction), expected), log);
 				return;
 			}
 			const incidentId = randomBytes(4).toString('hex');
 			log.error({ err: error, incidentId }, 'interaction failed unexpectedly');
-			await answerPrivately(interaction, MESSAGES.incident(incidentId), log);
+			await answerPrivately(interaction, memberTranslator(interaction)('errors.incident', { incidentId }), log);
 		}
 	}
 

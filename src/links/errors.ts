@@ -1,6 +1,9 @@
-/** A pasted key that cannot be a key; `message` is safe to show members and never quotes the key. */
+/** A pasted key that cannot be a key; it never quotes the key. */
 export class InvalidKeyError extends Error {
 	override name = 'InvalidKeyError';
+	constructor(readonly reason: 'length' | 'characters') {
+		super(reason === 'length' ? 'the key has an impossible length' : 'the key has characters a key cannot have');
+	}
 }
 
 /** A stored record that no configured secret decrypts: the member must link again. */

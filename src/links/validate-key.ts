@@ -8,19 +8,15 @@ const KEY_CHARACTERS = /^[\x21-\x7e]+$/;
 
 /**
  * The key as it will be sent: trimmed, with a pasted `Bearer ` prefix removed.
- * Throws InvalidKeyError whose message is safe to show and never quotes the input.
+ * Throws InvalidKeyError, which never quotes the input.
  */
 export function validateApiKey(raw: string): string {
 	const key = raw.trim().replace(/^bearer\s+/i, '');
 	if (key.length < MIN_KEY_LENGTH || key.length > MAX_KEY_LENGTH) {
-		throw new InvalidKeyError(
-			`That does not look like an API key: keys are ${MIN_KEY_LENGTH} to ${MAX_KEY_LENGTH} characters long.`,
-		);
+		throw new InvalidKeyError('length');
 	}
 	if (!KEY_CHARACTERS.test(key)) {
-		throw new InvalidKeyError(
-			'That does not look like an API key: it contains spaces, line breaks or characters a key cannot have.',
-		);
+		throw new InvalidKeyError('characters');
 	}
 	return key;
 }

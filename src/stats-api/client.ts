@@ -21,7 +21,24 @@ export interface StatsClientOptions {
 	now?: () => number;
 	/** Called once per HTTP attempt (retries included). */
 	onUpstreamRequest?: () => void;
+	/**
+	 * Single flight across processes sharing the store: only the holder of a key's claim calls the
+	 * endpoint; the others wait for its snapshot to appear in the shared cache.
+	 */
+	flights?: FlightClaims;
+	/** Every snapshot fetched from the endpoint (not cache hits), e.g. to fold it into the history. */
+	onFreshSnapshot?: (snapshot: StatsSnapshot, fetchedAt: number) => void;
 }
+
+export interface FlightClaims {
+	claim(
+		key: string,
+		ttlMs: number,
+	): Promise<{ claimed: true; release(): Promise<void> } | { claimed: false; retryAfterMs: number }>;
+}
+
+/** How often a process that lost the claim looks for the winner's snapshot. */
+const FLIGHT_POLL_MS = 25;
 
 export interface StatsClient {
 	/** Cache, then one shared upstream call per key; a snapshot up to an hour old stands in when unreachable. */
@@ -71,8 +88,39 @@ export function createStatsClient(options: StatsClientOptions): StatsClient {
 	const fetchAndStore = async (apiKey: string, cacheKey: string): Promise<CachedSnapshot> => {
 		const fresh = { snapshot: await fetchUpstream(apiKey), fetchedAt: now() };
 		remember(cacheKey, fresh);
+		options.onFreshSnapshot?.(fresh.snapshot, fresh.fetchedAt);
 		await cache.write(cacheKey, fresh);
 		return fresh;
+	};
+
+	/**
+	 * One upstream call per key across processes: the claim holder fetches; the others poll the shared
+	 * cache for its result until the budget is spent, then call themselves rather than fail the member.
+	 * A store that cannot be asked costs coordination, never the answer.
+	 */
+	const fetchOnceAcrossProcesses = async (apiKey: string, cacheKey: string): Promise<CachedSnapshot> => {
+		const flights = options.flights;
+		if (!flights || ttlMs === 0) return fetchAndStore(apiKey, cacheKey);
+		const deadline = Date.now() + options.timeoutMs;
+		const startedAt = now();
+		for (;;) {
+			const claim = await flights.claim(`stats-flight:${cacheKey}`, options.timeoutMs + 1000).catch(() => null);
+			if (claim === null) return fetchAndStore(apiKey, cacheKey);
+			if (claim.claimed) {
+				try {
+					return await fetchAndStore(apiKey, cacheKey);
+				} finally {
+					await claim.release().catch(() => undefined);
+				}
+			}
+			if (Date.now() >= deadline) return fetchAndStore(apiKey, cacheKey);
+			await new Promise((resolve) => setTimeout(resolve, Math.min(FLIGHT_POLL_MS, claim.retryAfterMs + 1)));
+			const shared = await cache.read(cacheKey).catch(() => null);
+			if (shared && shared.fetchedAt >= startedAt - ttlMs && isFresh(shared)) {
+				remember(cacheKey, shared);
+				return shared;
+			}
+		}
 	};
 
 	const resolve = async (apiKey: string, cacheKey: string): Promise<StatsResult> => {
@@ -84,7 +132,7 @@ export function createStatsClient(options: StatsClientOptions): StatsClient {
 			return { ...cached, isStale: false };
 		}
 		try {
-			return { ...(await fetchAndStore(apiKey, cacheKey)), isStale: false };
+			return { ...(await fetchOnceAcrossProcesses(apiKey, cacheKey)), isStale: false };
 		} catch (error) {
 			// Only an unreachable endpoint is bridged: a rejected key must not keep showing old figures.
 			if (!(error instanceof UpstreamUnreachableError)) throw error;

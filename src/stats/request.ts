@@ -1,6 +1,6 @@
 import { CHART_DAYS, type ChartDays } from '../render/chart.js';
 import { UserFacingError } from '../interactions/user-facing-error.js';
-import { isStatsScope, STATS_SCOPES, type StatsScope } from './scope.js';
+import { isStatsScope, type StatsScope } from './scope.js';
 
 export const DEFAULT_DAYS: ChartDays = 30;
 
@@ -25,8 +25,7 @@ export function isChartDays(value: unknown): value is ChartDays {
 export function parseStatsRequest(input: { scope: string | null; days: number | null }): StatsRequest {
 	const scope = input.scope ?? 'me';
 	const days = input.days ?? DEFAULT_DAYS;
-	if (!isStatsScope(scope))
-		throw new UserFacingError(`\`scope\` must be ${STATS_SCOPES.map((s) => `\`${s}\``).join(' or ')}.`);
-	if (!isChartDays(days)) throw new UserFacingError(`\`days\` must be one of ${CHART_DAYS.join(', ')}.`);
+	if (!isStatsScope(scope)) throw new UserFacingError('stats.invalidScope');
+	if (!isChartDays(days)) throw new UserFacingError('stats.invalidDays', { choices: CHART_DAYS.join(', ') });
 	return { scope, days };
 }

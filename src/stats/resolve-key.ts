@@ -2,7 +2,6 @@ import { RelinkNeededError } from '../links/errors.js';
 import { KeyRejectedError } from '../stats-api/errors.js';
 import type { StatsResult } from '../stats-api/snapshot.js';
 import type { BotContext } from '../interactions/context.js';
-import { MESSAGES } from '../interactions/error-replies.js';
 import { UserFacingError } from '../interactions/user-facing-error.js';
 import type { StatsTarget } from './request.js';
 
@@ -16,7 +15,7 @@ export async function fetchStatsFor(ctx: StatsDeps, target: StatsTarget): Promis
 	const apiKey = target.scope === 'me' ? await userKey(ctx, target) : await serverKey(ctx, target);
 	return ctx.stats.fetchSnapshot(apiKey).catch((error: unknown) => {
 		if (error instanceof KeyRejectedError && target.scope === 'server') {
-			throw new UserFacingError(MESSAGES.serverKeyRejected);
+			throw new UserFacingError('errors.serverKeyRejected');
 		}
 		throw error;
 	});
@@ -26,21 +25,15 @@ async function userKey(ctx: StatsDeps, target: StatsTarget): Promise<string> {
 	const linked = await ctx.links.getUserKey(target.userId);
 	if (linked) return linked.apiKey;
 	const serverHasKey = target.guildId !== null && (await ctx.links.getServerLink(target.guildId)) !== null;
-	throw new UserFacingError(
-		'You have not linked an API key yet. Run `/link` and paste the key from your advertising dashboard.' +
-			(serverHasKey ? "\nThis server has a key of its own: `/stats scope:server` shows the server's account." : ''),
-	);
+	throw new UserFacingError('stats.noUserLink', {}, serverHasKey ? [{ key: 'stats.serverHasKeyHint' }] : []);
 }
 
 async function serverKey(ctx: StatsDeps, target: StatsTarget): Promise<string> {
-	if (target.guildId === null) throw new UserFacingError('`scope:server` works inside a server, not in DMs.');
+	if (target.guildId === null) throw new UserFacingError('stats.serverScopeGuildOnly');
 	const linked = await ctx.links.getServerKey(target.guildId).catch((error: unknown) => {
-		if (error instanceof RelinkNeededError) throw new UserFacingError(MESSAGES.serverRelinkNeeded);
+		if (error instanceof RelinkNeededError) throw new UserFacingError('errors.serverRelinkNeeded');
 		throw error;
 	});
 	if (linked) return linked.apiKey;
-	throw new UserFacingError(
-		'This server has no API key linked yet. A server admin can link one with `/server-key set`; ' +
-			'`/link` links your own.',
-	);
+	throw new UserFacingError('stats.noServerLink');
 }

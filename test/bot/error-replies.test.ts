@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { describeExpectedError, MESSAGES } from '../../src/interactions/error-replies.js';
+import { translator } from '../../src/i18n/index.js';
+import { describeExpectedError, linkFailure } from '../../src/interactions/error-replies.js';
+import { renderMessage } from '../../src/interactions/member-language.js';
 import { UserFacingError } from '../../src/interactions/user-facing-error.js';
 import { InvalidKeyError, RelinkNeededError, StorageUnavailableError } from '../../src/links/errors.js';
 import {
@@ -11,23 +13,62 @@ import {
 	UpstreamUnreachableError,
 } from '../../src/stats-api/errors.js';
 
+const en = translator('en-US');
+const de = translator('de');
+const describeIn = (t: typeof en, error: unknown) => {
+	const message = describeExpectedError(error);
+	return message === null ? null : renderMessage(t, message);
+};
+
 describe('the error table members see', () => {
 	const cases: [string, unknown, string][] = [
-		['401', new KeyRejectedError(401), MESSAGES.keyRejected],
-		['403', new KeyRejectedError(403), MESSAGES.keyRejected],
-		['feature unavailable', new FeatureUnavailableError(503), MESSAGES.featureUnavailable],
+		[
+			'401',
+			new KeyRejectedError(401),
+			'The stats service rejected your API key. Run `/link` again with a current key.',
+		],
+		[
+			'403',
+			new KeyRejectedError(403),
+			'The stats service rejected your API key. Run `/link` again with a current key.',
+		],
+		['feature unavailable', new FeatureUnavailableError(503), en('errors.featureUnavailable')],
 		['429 with Retry-After', new RateLimitedError(12.2), 'The stats service is busy. Try again in 13 s.'],
 		['429 without Retry-After', new RateLimitedError(null), 'The stats service is busy. Try again in a little while.'],
-		['unreachable', new UpstreamUnreachableError('timeout'), MESSAGES.unreachable],
-		['malformed', new ProtocolError('not JSON'), MESSAGES.protocol],
-		['undecryptable link', new RelinkNeededError(), MESSAGES.relinkNeeded],
-		['storage outage', new StorageUnavailableError(), MESSAGES.storage],
-		['bad pasted key', new InvalidKeyError('That key is too short.'), 'That key is too short.'],
-		['handler message', new UserFacingError('Only admins.'), 'Only admins.'],
+		[
+			'429 with an absurd Retry-After',
+			new RateLimitedError(1e23),
+			'The stats service is busy. Try again in a little while.',
+		],
+		['unreachable', new UpstreamUnreachableError('timeout'), en('errors.unreachable')],
+		['malformed', new ProtocolError('not JSON'), en('errors.protocol')],
+		['undecryptable link', new RelinkNeededError(), en('errors.relinkNeeded')],
+		['storage outage', new StorageUnavailableError(), en('errors.storage')],
+		[
+			'bad pasted key',
+			new InvalidKeyError('length'),
+			'That does not look like an API key: keys are 16 to 256 characters long.',
+		],
+		[
+			'handler message',
+			new UserFacingError('stats.notOwner'),
+			'Only the member who ran `/stats` can share this result.',
+		],
 	];
 	for (const [what, error, expected] of cases) {
-		it(`maps ${what}`, () => assert.equal(describeExpectedError(error), expected));
+		it(`maps ${what}`, () => assert.equal(describeIn(en, error), expected));
 	}
+
+	it('speaks the reader’s language, numbers included', () => {
+		assert.equal(describeIn(de, new RateLimitedError(1200)), de('errors.rateLimited', { seconds: 1200 }));
+		assert.match(describeIn(de, new RateLimitedError(1200))!, /1\.200/);
+		assert.notEqual(describeIn(de, new KeyRejectedError(401)), describeIn(en, new KeyRejectedError(401)));
+	});
+
+	it('a failed link says the key was not saved, in one translated message', () => {
+		const text = describeIn(en, linkFailure(new UpstreamUnreachableError('timeout'), 'link'));
+		assert.equal(text, `${en('errors.unreachable')}\nThe key was not saved; run \`/link\` again.`);
+	});
 
 	it('leaves bugs to the incident path', () => {
 		assert.equal(describeExpectedError(new TypeError('x is undefined')), null);
@@ -36,6 +77,6 @@ describe('the error table members see', () => {
 
 	it('never quotes what the endpoint or the store said', () => {
 		const leaky = new ProtocolError('<html>ask_secretbody</html>');
-		assert.ok(!describeExpectedError(leaky)!.includes('ask_secretbody'));
+		assert.ok(!describeIn(en, leaky)!.includes('ask_secretbody'));
 	});
 });

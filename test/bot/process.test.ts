@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { MESSAGES } from '../../src/interactions/error-replies.js';
+import { translator } from '../../src/i18n/index.js';
+
+const en = translator('en-US');
 import { registerBotCommands } from './harness.js';
 import { startDiscordSandbox, type DiscordSandbox } from '../../sandbox/index.js';
 import { startSwitchableUpstream, type SwitchableUpstream } from './switchable-upstream.js';
@@ -113,7 +115,7 @@ describe('the bot process', () => {
 			await stats.firstResponse();
 			bot.child.kill('SIGTERM');
 			const message = await stats.finalMessage(5000);
-			assert.equal(message.content, MESSAGES.unreachable, 'the reply in flight was finished');
+			assert.equal(message.content, en('errors.unreachable'), 'the reply in flight was finished');
 			assert.equal(await bot.exited, 0);
 			assert.match(bot.output().stdout, /"msg":"stopped"/);
 			assert.ok(!bot.output().stdout.includes(sandbox.token));

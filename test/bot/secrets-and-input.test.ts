@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { join } from 'node:path';
-import { MESSAGES } from '../../src/interactions/error-replies.js';
+import { translator } from '../../src/i18n/index.js';
+
+const en = translator('en-US');
 import { openStores, userLinkKey } from '../../src/links/index.js';
 import type { InteractionHandle } from '../../sandbox/index.js';
 import {
@@ -43,7 +45,7 @@ describe('bad input gets a clear private message and stores nothing', () => {
 
 	it('rejects a key the endpoint does not know, and stores nothing', async () => {
 		const { message } = await linkViaModal(h, 'ask_unknownkeyunknownkeyunknownkey00', { userId: USER });
-		assert.equal(message.content, MESSAGES.linkKeyRejected);
+		assert.equal(message.content, en('errors.linkKeyRejected'));
 		assert.equal(await h.bot.ctx.links.getUserLink(USER), null);
 	});
 
@@ -58,7 +60,7 @@ describe('bad input gets a clear private message and stores nothing', () => {
 		await stores.close();
 		const message = await h.sandbox.dispatchCommand({ name: 'stats', userId }).finalMessage();
 		assert.ok(message.isEphemeral);
-		assert.equal(message.content, MESSAGES.relinkNeeded);
+		assert.equal(message.content, en('errors.relinkNeeded'));
 	});
 
 	it('rejects a days value outside the choices', async () => {

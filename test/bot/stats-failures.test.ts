@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { MESSAGES } from '../../src/interactions/error-replies.js';
+import { translator } from '../../src/i18n/index.js';
+
+const en = translator('en-US');
 import { assertAcknowledgedInTime, linkViaModal, startHarness, type Harness } from './harness.js';
 import { startSwitchableUpstream, type SwitchableUpstream } from './switchable-upstream.js';
 
@@ -39,18 +41,18 @@ describe('stats-client failures reach the member as clear private messages', () 
 	}
 
 	const cases: [string, string | RegExp][] = [
-		['401', MESSAGES.keyRejected],
-		['403', MESSAGES.keyRejected],
-		['404', MESSAGES.featureUnavailable],
-		['501', MESSAGES.featureUnavailable],
-		['503-feature', MESSAGES.featureUnavailable],
+		['401', en('errors.keyRejected')],
+		['403', en('errors.keyRejected')],
+		['404', en('errors.featureUnavailable')],
+		['501', en('errors.featureUnavailable')],
+		['503-feature', en('errors.featureUnavailable')],
 		['429', 'The stats service is busy. Try again in 17 s.'],
-		['500', MESSAGES.unreachable],
-		['reset', MESSAGES.unreachable],
-		['not-json', MESSAGES.protocol],
-		['wrong-types', MESSAGES.protocol],
-		['negative', MESSAGES.protocol],
-		['huge', MESSAGES.protocol],
+		['500', en('errors.unreachable')],
+		['reset', en('errors.unreachable')],
+		['not-json', en('errors.protocol')],
+		['wrong-types', en('errors.protocol')],
+		['negative', en('errors.protocol')],
+		['huge', en('errors.protocol')],
 	];
 	for (const [scenario, expected] of cases) {
 		it(`answers ${scenario} with its message`, async () => {
@@ -63,7 +65,7 @@ describe('stats-client failures reach the member as clear private messages', () 
 	it('an endpoint slower than the budget is acknowledged at once and answered when the budget ends', async () => {
 		const { message, acknowledgedAt, handle } = await statsDuring('slow-headers');
 		assert.ok(acknowledgedAt < 1000, `deferred after ${acknowledgedAt} ms`);
-		assert.equal(message.content, MESSAGES.unreachable);
+		assert.equal(message.content, en('errors.unreachable'));
 		const answeredAt = handle.edits.at(-1)!.at;
 		assert.ok(answeredAt < BUDGET_MS + 1500, `answered after ${answeredAt} ms`);
 	});
@@ -92,7 +94,7 @@ describe('stats-client failures reach the member as clear private messages', () 
 		await press.waitFor((x) => x.followUps.some((f) => f.status < 300), 5000);
 		const note = press.followUps.find((f) => f.status < 300)!;
 		assert.equal(note.flags & 64, 64, 'the error is private');
-		assert.equal(note.data.content, MESSAGES.keyRejected);
+		assert.equal(note.data.content, en('errors.keyRejected'));
 		assert.equal(privateReply.embeds.length, 1, 'the private result stays');
 	});
 

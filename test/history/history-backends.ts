@@ -8,7 +8,8 @@ import KeyvSqlite from '@keyv/sqlite';
 import { createClient } from '@redis/client';
 import Keyv from 'keyv';
 import pg from 'pg';
-import { openPostgresPool, PostgresStore } from '../../src/links/postgres-store.js';
+import { StoreDeadline } from '../../src/store/deadline.js';
+import { openPostgresPool, PostgresStore } from '../../src/store/postgres-store.js';
 import { POSTGRES_URL, postgresBackend, REDIS_URL, redisBackend } from '../links/backends.js';
 
 export interface HistoryBackend {
@@ -107,13 +108,12 @@ async function postgres(): Promise<HistoryBackend> {
 			return {
 				connect: async () => {
 					const pool = openPostgresPool(POSTGRES_URL, {
-						connectTimeoutMs: 2000,
-						queryTimeoutMs: 4000,
+						deadlineMs: 4000,
 						max: 10,
 						onError: () => undefined,
 					});
 					pools.push(pool);
-					return new Keyv({ store: new PostgresStore(pool), namespace, throwOnErrors: true });
+					return new Keyv({ store: new PostgresStore(pool, new StoreDeadline(4000)), namespace, throwOnErrors: true });
 				},
 				dumpRaw: async () => {
 					const { rows } = await raw.query<{ key: string; value: string }>(
