@@ -31,16 +31,16 @@ describe('the bot end to end, through the Discord stand-in and the bundled stats
 
 	it('registers every command with the fixed names and options', () => {
 		const commands = h.sandbox.registeredCommands();
-		assert.deepEqual(commands.map((c) => c.name).sort(), ['help', 'link', 'server-key', 'stats', 'unlink']);
+		assert.deepEqual(commands.map((c) => c.name).sort(), ['export', 'help', 'link', 'server-key', 'stats', 'unlink']);
 		const stats = commands.find((c) => c.name === 'stats') as { options: { name: string; choices?: unknown[] }[] };
 		assert.deepEqual(
 			stats.options.map((o) => o.name),
-			['scope', 'days', 'share'],
+			['scope', 'days', 'share', 'metric'],
 		);
 		const days = stats.options.find((o) => o.name === 'days') as { choices: { value: number }[] };
 		assert.deepEqual(
 			days.choices.map((c) => c.value),
-			[7, 14, 30, 90],
+			[7, 14, 30, 90, 180, 365],
 		);
 		const serverKeyCommand = commands.find((c) => c.name === 'server-key') as { default_member_permissions: string };
 		assert.equal(serverKeyCommand.default_member_permissions, ADMIN_PERMISSIONS);
@@ -88,11 +88,11 @@ describe('the bot end to end, through the Discord stand-in and the bundled stats
 		assert.ok(embed.image?.url.endsWith(`/${file!.name}`), 'Discord serves it from its CDN');
 		const share = JSON.stringify(message.components);
 		assert.match(share, /Share in channel/);
-		assert.match(share, new RegExp(`stats:share:${ALICE}:me:14`));
+		assert.match(share, new RegExp(`stats:share:${ALICE}:me:14:sends`));
 	});
 
 	it('the share button posts a public copy once, for the invoker only', async () => {
-		const buttonId = `stats:share:${ALICE}:me:30`;
+		const buttonId = `stats:share:${ALICE}:me:30:sends`;
 		const privateReply = await h.sandbox.dispatchCommand({ name: 'stats', userId: ALICE }).finalMessage();
 		assert.match(JSON.stringify(privateReply.components), new RegExp(buttonId));
 
