@@ -86,7 +86,10 @@ function buildDescription(result: StatsResult, name: string | null, options: Sta
 	lines.push(
 		generatedAt === null
 			? t('embed.generatedUnknown')
-			: t('embed.generated', { time: discordTimestamp(generatedAt, 'f'), relative: discordTimestamp(generatedAt, 'R') }),
+			: t('embed.generated', {
+					time: discordTimestamp(generatedAt, 'f'),
+					relative: discordTimestamp(generatedAt, 'R'),
+				}),
 	);
 	if (result.isStale) {
 		const age = ageText((options.now ?? Date.now()) - result.fetchedAt, t);

@@ -74,9 +74,12 @@ export function formatOneDecimal(value: number | null, locale: string): string {
 export function formatUtcDate(date: string, locale: string): string {
 	const ms = Date.parse(`${date}T00:00:00Z`);
 	if (!Number.isFinite(ms)) return date;
-	return dateTimeFormat(resolveLocale(locale), { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }).format(
-		ms,
-	);
+	return dateTimeFormat(resolveLocale(locale), {
+		year: 'numeric',
+		month: 'long',
+		day: 'numeric',
+		timeZone: 'UTC',
+	}).format(ms);
 }
 
 /** The span of two UTC days, with the year, as the locale writes a range: "Nov 17 – 23, 2026". */

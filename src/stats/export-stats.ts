@@ -1,4 +1,4 @@
-import { buildExport, utcDateOf, type ExportFile } from '../history/index.js';
+import { addDays, buildExport, utcDateOf, type ExportFile } from '../history/index.js';
 import type { BotContext } from '../interactions/context.js';
 import { historyWithSnapshot } from './account-history.js';
 import type { StatsDays, StatsTarget } from './request.js';
@@ -28,7 +28,7 @@ export async function exportStats(
 	const result = await fetchStatsFor(ctx, target);
 	const record = await historyWithSnapshot(ctx, result, now);
 	const file = buildExport(record, { days: options.days, today });
-	const from = file.fileName.slice('adstats-'.length, 'adstats-'.length + 10);
+	const from = addDays(today, -(options.days - 1));
 	const hasData = Object.keys(record.days).some((date) => date >= from && date <= today);
 	return { ...file, accountName: result.snapshot.meta.user, from, to: today, hasData };
 }

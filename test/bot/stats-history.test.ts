@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { addDays, historyAccountId, utcDateOf } from '../../src/history/index.js';
+import { buildServerReport } from '../../src/stats/show-stats.js';
 import { createAccount, EPHEMERAL, linkViaModal, ADMIN_PERMISSIONS, startHarness, type Harness } from './harness.js';
 import { barValue, pastSnapshot, seededJoins, seededSends, seedHistory, startFakeQuickChart } from './stats-support.js';
 import type { FakeQuickChart, RecordedChart } from './stats-support.js';
@@ -203,6 +204,18 @@ describe('/stats and /export from the history the bot keeps', () => {
 					permissions: ADMIN_PERMISSIONS,
 				})
 				.finalMessage();
+		// What a scheduled report posts: built without an interaction, in the language it is given.
+		const chartsBefore = quickchart.charts.length;
+		const report = await buildServerReport(h.bot.ctx, guildId, { days: 7, locale: 'de' });
+		const reportEmbed = report.embeds[0]!;
+		assert.match(reportEmbed.description ?? '', /^Konto des Servers: \*\*Bob\\_Ads\*\*/u);
+		assert.doesNotMatch(reportEmbed.description ?? '', /Geteilt von/u);
+		assert.equal(report.files.length, 1);
+		assert.equal(reportEmbed.image?.url, `attachment://${report.files[0]!.name}`);
+		const reportChart = quickchart.charts.slice(chartsBefore).at(-1);
+		assert.equal(reportChart?.options.plugins.title.text, 'Bob_Ads · Konto des Servers');
+		assert.equal(reportChart?.data.labels.length, 7);
+
 		await remove();
 		assert.notEqual(await h.bot.ctx.history.read(historyAccountId('Bob_Ads')), null, 'Bob still links Bob_Ads');
 		await h.sandbox.dispatchCommand({ name: 'unlink', userId: BOB }).finalMessage();

@@ -72,7 +72,10 @@ test('a locale outside the catalogue renders exactly as en-US, numbers included'
 		fieldValues(build(fresh(snapshot()), { locale: 'en-GB' })),
 		fieldValues(build(fresh(snapshot()), { locale: 'en-US' })),
 	);
-	assert.equal(fieldValues(build(fresh(snapshot()), { locale: 'es-419' }))['Last 7 days'], 'Sends: **1,234**\nJoins: **40**');
+	assert.equal(
+		fieldValues(build(fresh(snapshot()), { locale: 'es-419' }))['Last 7 days'],
+		'Sends: **1,234**\nJoins: **40**',
+	);
 });
 
 test('an unknown or malformed locale falls back to en-US numbers', () => {
