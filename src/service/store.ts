@@ -39,7 +39,7 @@ const COPY_STAGED = `INSERT INTO events (account_id, kind, at, external_id)
 	SELECT @account, kind, at, external_id FROM staging.staged AS s
 	WHERE s.external_id IS NULL OR NOT EXISTS
 		(SELECT 1 FROM events AS e WHERE e.account_id = @account AND e.external_id = s.external_id)
-	ORDER BY seq`;
+	ORDER BY at`;
 
 const ACCOUNT_NAME = /^[\p{L}\p{N}_.-](?:[\p{L}\p{N}_. -]{0,62}[\p{L}\p{N}_.-])?$/u;
 
