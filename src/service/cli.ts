@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { seedDemoAccount } from './demo.js';
 import { importEventsFile, type ImportOutcome } from './import-events.js';
-import { MAX_LINE_BYTES, REPORTED_BAD_LINES } from './import-file.js';
+import { describeImport } from './import-report.js';
 import {
 	DEFAULT_AUTH_FAIL_LIMIT_PER_MINUTE,
 	DEFAULT_RATE_LIMIT_PER_MINUTE,
@@ -189,6 +189,17 @@ async function events(args: string[]): Promise<void> {
 		throw new UsageError('events import needs --account <name>');
 	const file = positionals[0] ?? '';
 	const store = openStatsStore(db);
+	// Ctrl-C while the file is read removes the scratch file and exits at once (a read from a FIFO may never
+	// return). The final copy is synchronous, so a signal waits for it: the import is whole or absent.
+	const interrupt = new AbortController();
+	const stop = () => {
+		interrupt.abort();
+		store.close();
+		console.error(`error: the import of ${file} was interrupted; nothing was imported`);
+		process.exit(1);
+	};
+	process.once('SIGINT', stop);
+	process.once('SIGTERM', stop);
 	let outcome: ImportOutcome;
 	try {
 		outcome = await importEventsFile(store, {
@@ -196,42 +207,21 @@ async function events(args: string[]): Promise<void> {
 			accountName,
 			allowDuplicate: values['allow-duplicate'] === true,
 			stagingDirectory: db === ':memory:' ? tmpdir() : dirname(db),
+			signal: interrupt.signal,
 		});
 	} finally {
+		process.off('SIGINT', stop);
+		process.off('SIGTERM', stop);
 		store.close();
 	}
 	reportImport(file, accountName, outcome);
 }
 
 function reportImport(file: string, accountName: string, outcome: ImportOutcome): void {
-	if (outcome.status === 'bad-lines') {
-		const lines = outcome.badLines.map((bad) => `${file}:${bad.lineNumber}: ${bad.reason}`);
-		const more = outcome.badLineCount - outcome.badLines.length;
-		if (more > 0)
-			lines.push(
-				`... and ${more} more bad lines (${outcome.badLineCount} in all; the first ${REPORTED_BAD_LINES} are shown)`,
-			);
-		lines.push(
-			`${file}: ${outcome.badLineCount} bad line(s); nothing was imported. Each line must be one JSON event of at most ${MAX_LINE_BYTES / 1_048_576} MiB, not in the future.`,
-		);
-		console.error(lines.join('\n'));
-		process.exitCode = 1;
-		return;
-	}
-	if (outcome.status === 'duplicate') {
-		console.error(
-			`error: ${file} was already imported into "${accountName}" at ${outcome.prior.importedAt} (${outcome.prior.events} events); nothing was imported. --allow-duplicate imports it again.`,
-		);
-		process.exitCode = 1;
-		return;
-	}
-	const skipped = outcome.skippedIds > 0 ? ` Skipped ${outcome.skippedIds} events whose id was already stored.` : '';
-	console.log(`Imported ${outcome.imported} events from ${file} into "${accountName}".${skipped}`);
-	if (outcome.revokedAt !== null) {
-		console.error(
-			`warning: the account "${accountName}" was revoked at ${outcome.revokedAt}; its events are stored, but its stats answer 401 until \`account rotate-key ${accountName}\` gives it a new key.`,
-		);
-	}
+	const report = describeImport(file, accountName, outcome);
+	if (report.stdout.length > 0) console.log(report.stdout.join('\n'));
+	if (report.stderr.length > 0) console.error(report.stderr.join('\n'));
+	process.exitCode = report.exitCode;
 }
 
 function demo(args: string[]): void {

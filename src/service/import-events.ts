@@ -15,13 +15,27 @@ export type ImportOutcome =
  */
 export async function importEventsFile(
 	store: StatsStore,
-	options: { file: string; accountName: string; allowDuplicate: boolean; stagingDirectory: string; nowMs?: number },
+	options: {
+		file: string;
+		accountName: string;
+		allowDuplicate: boolean;
+		stagingDirectory: string;
+		nowMs?: number;
+		/** Removes the scratch file at once and stops reading (an AbortError); nothing is stored. */
+		signal?: AbortSignal;
+	},
 ): Promise<ImportOutcome> {
 	store.accountState(options.accountName); // an unknown account fails before a long read
 	const nowMs = options.nowMs ?? Date.now();
 	const staging = new ImportStaging(options.stagingDirectory);
+	// At once, not when the read ends: a read from a pipe or FIFO may never end.
+	options.signal?.addEventListener('abort', () => staging.discard(), { once: true });
 	try {
-		const scanned = await scanEventsFile(options.file, { nowMs, onEvent: (event) => staging.add(event) });
+		const scanned = await scanEventsFile(options.file, {
+			nowMs,
+			onEvent: (event) => staging.add(event),
+			signal: options.signal,
+		});
 		if (scanned.badLineCount > 0) {
 			return { status: 'bad-lines', badLines: scanned.badLines, badLineCount: scanned.badLineCount };
 		}

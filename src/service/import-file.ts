@@ -29,11 +29,11 @@ export interface ScannedEventsFile {
 /**
  * Streams an NDJSON file of events (blank lines skipped), hashing it and checking every line, and hands each
  * valid event to `onEvent` while no bad line has been seen. Memory stays bounded whatever the file's size or
- * the length of its lines. Throws only when the file cannot be read.
+ * the length of its lines. Throws when the file cannot be read, or an AbortError once `signal` aborts.
  */
 export async function scanEventsFile(
 	path: string,
-	options: { nowMs: number; onEvent: (event: NormalizedEvent) => void },
+	options: { nowMs: number; onEvent: (event: NormalizedEvent) => void; signal?: AbortSignal },
 ): Promise<ScannedEventsFile> {
 	const hash = createHash('sha256');
 	const notAfterMs = options.nowMs + FUTURE_TOLERANCE_MS;
@@ -59,7 +59,7 @@ export async function scanEventsFile(
 			options.onEvent(event);
 		},
 	});
-	for await (const chunk of createReadStream(path)) {
+	for await (const chunk of createReadStream(path, { signal: options.signal })) {
 		hash.update(chunk as Buffer);
 		splitter.push(chunk as Buffer);
 	}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { closeSync, createWriteStream, openSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, createWriteStream, openSync, readdirSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { openStatsStore } from '../../src/service/index.js';
@@ -153,6 +153,37 @@ describe('event import checks', () => {
 		const result = await importing;
 		assert.equal(result.code, 0, result.stderr);
 		assert.equal(countEvents(db), 2);
+	});
+
+	test('SIGINT during an import stores nothing and leaves no scratch file', async (t) => {
+		const db = await freshDb();
+		const fifo = join(temp.dir, 'interrupted.ndjson');
+		const made = spawn('mkfifo', [fifo]);
+		await new Promise((resolve) => made.once('exit', resolve));
+		const child = spawn(
+			process.execPath,
+			['--import', 'tsx', 'src/service/cli.ts', 'events', 'import', fifo, '--account', 'acme', '--db', db],
+			{ cwd: join(import.meta.dirname, '..', '..'), stdio: ['ignore', 'pipe', 'pipe'] },
+		);
+		let stderr = '';
+		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+		const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+		const writer = createWriteStream(fifo);
+		t.after(() => writer.destroy());
+		await new Promise<void>((resolve) => writer.write(`${join1('2026-11-20T10:00:00Z')}\n`, () => resolve()));
+		// The scratch file exists once the importer reads: wait for it, then interrupt.
+		const deadline = Date.now() + 20_000;
+		while (!readdirSync(temp.dir).some((name) => name.startsWith('.import-')) && Date.now() < deadline) {
+			await new Promise((resolve) => setTimeout(resolve, 25));
+		}
+		child.kill('SIGINT');
+		assert.equal(await exited, 1, stderr);
+		assert.match(stderr, /interrupted; nothing was imported/);
+		assert.deepEqual(
+			readdirSync(temp.dir).filter((name) => name.startsWith('.import-')),
+			[],
+		);
+		assert.equal(countEvents(db), 0);
 	});
 
 	test('a command waits for a write lock held longer than 5 s instead of failing with "database is locked"', async () => {
