@@ -1,7 +1,8 @@
 import { historyAccountId } from '../history/index.js';
 import type { BotContext } from '../interactions/context.js';
-import { linkKeys } from '../links/link-entries.js';
 import { parseRecord } from '../links/link-record.js';
+import { listEntries } from '../store/list-entries.js';
+import { LINKS_NAMESPACE } from '../store/namespaces.js';
 
 /**
  * Deletes an account's history once no link (a member's or a server's) reads that account any more, so an
@@ -16,14 +17,6 @@ export async function forgetHistoryIfUnread(
 	return ctx.history.remove(historyAccountId(accountName));
 }
 
-async function accountStillLinked(ctx: Pick<BotContext, 'stores'>, accountName: string): Promise<boolean> {
-	for await (const storeKey of linkKeys(ctx.stores)) {
-		const record = parseRecord(await ctx.stores.links.get(storeKey));
-		if (record?.accountName === accountName) return true;
-	}
-	return false;
-}
-
 /**
  * `/unlink` and `/server-key remove`: the link is gone whatever happens here, so a store failure while
  * cleaning up is logged rather than turned into an error reply that would read as "nothing was removed".
@@ -36,4 +29,25 @@ export async function forgetHistoryAfterUnlink(
 	await forgetHistoryIfUnread(ctx, accountName).catch((error: unknown) => {
 		ctx.log.warn({ err: error }, 'history of an unlinked account not deleted');
 	});
+}
+
+/**
+ * One walk over the links, reading each record from the listing itself (no request per link, which would
+ * cost seconds with thousands of links on Redis); an entry the listing cannot be read from is fetched.
+ */
+async function accountStillLinked(ctx: Pick<BotContext, 'stores'>, accountName: string): Promise<boolean> {
+	for await (const { key, raw } of listEntries(ctx.stores, LINKS_NAMESPACE)) {
+		const record = parseRecord(storedValue(raw)) ?? parseRecord(await ctx.stores.links.get(key));
+		if (record?.accountName === accountName) return true;
+	}
+	return false;
+}
+
+/** The value inside Keyv's serialized `{ value, expires }`, or undefined when it is not that. */
+function storedValue(raw: string): unknown {
+	try {
+		return (JSON.parse(raw) as { value?: unknown } | null)?.value;
+	} catch {
+		return undefined;
+	}
 }

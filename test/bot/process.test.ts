@@ -76,7 +76,7 @@ describe('the bot process', () => {
 		assert.equal(await first.exited, 0, first.output().stderr);
 		assert.match(first.output().stdout, new RegExp(`Registered 6 commands to guild ${guildId}`));
 		const ids = sandbox.registeredCommands(guildId).map((command) => command.id);
-		assert.equal(ids.length, 5);
+		assert.equal(ids.length, 6);
 		const second = startBotProcess(env, dir, REGISTER);
 		assert.equal(await second.exited, 0);
 		assert.deepEqual(
