@@ -5,7 +5,6 @@ import { createReportScheduler, type ReportScheduler } from '../../src/reports/s
 import { FakeClock, memoryClaims } from '../history/fake-clock.js';
 import { makeReport, quietLog } from './records.js';
 
-const HOUR = 3_600_000;
 const at = (iso: string) => Date.parse(iso);
 
 function setup(start: string, reports: ReportRecord[], sharedClaims?: ReturnType<typeof memoryClaims>) {
