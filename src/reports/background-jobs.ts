@@ -16,7 +16,7 @@ export interface BackgroundJobs {
  */
 export function startBackgroundJobs(
 	ctx: BotContext,
-	options: { postMessage: PostMessage; clock?: Clock },
+	options: { postMessage: PostMessage; clock?: Clock; rescanMs?: number },
 ): BackgroundJobs {
 	const clock = options.clock ?? realClock;
 	const reports = createReportStore(ctx.stores);
@@ -39,6 +39,7 @@ export function startBackgroundJobs(
 		now: clock.now,
 		setTimer: clock.setTimer,
 		log: ctx.log,
+		rescanMs: options.rescanMs,
 	});
 	scheduler.start();
 	const sampler = startHistorySampler(ctx, clock);

@@ -23,6 +23,8 @@ export interface ReportSchedulerOptions {
 	/** Calls `fn` after `ms`; returns a function that cancels it. */
 	setTimer: (fn: () => void, ms: number) => () => void;
 	log: SchedulerLog;
+	/** How often the store is read again at the latest; one minute unless a test wants fewer scans. */
+	rescanMs?: number;
 }
 
 export interface ReportScheduler {
@@ -117,7 +119,7 @@ export function createReportScheduler(options: ReportSchedulerOptions): ReportSc
 				log.warn({ error: errorName(error) }, 'report scan failed');
 			}
 			if (!running) break;
-			const wakeAt = Math.min(next ?? Number.POSITIVE_INFINITY, started + RESCAN_MS);
+			const wakeAt = Math.min(next ?? Number.POSITIVE_INFINITY, started + (options.rescanMs ?? RESCAN_MS));
 			await sleep(wakeAt - now());
 		}
 	};
