@@ -2,7 +2,8 @@ import { foldSnapshot, historyAccountId, type HistoryRecord } from '../history/i
 import type { BotContext } from '../interactions/context.js';
 import type { StatsResult } from '../stats-api/snapshot.js';
 
-export type HistoryDeps = Pick<BotContext, 'history' | 'config' | 'log'>;
+/** Without a history store (a caller typed before the history existed) the snapshot alone is the record. */
+export type HistoryDeps = Partial<Pick<BotContext, 'history' | 'config' | 'log'>>;
 
 /**
  * The account's history with this snapshot folded in. The bot also stores the snapshot in the background,
@@ -13,14 +14,15 @@ export type HistoryDeps = Pick<BotContext, 'history' | 'config' | 'log'>;
 export async function historyWithSnapshot(ctx: HistoryDeps, result: StatsResult, now: number): Promise<HistoryRecord> {
 	const accountName = result.snapshot.meta.user;
 	let stored: HistoryRecord | null = null;
-	if (accountName !== null) {
-		stored = await ctx.history.read(historyAccountId(accountName)).catch((error: unknown) => {
-			ctx.log.warn({ err: error }, 'history not read; showing the snapshot alone');
-			return null;
-		});
+	if (accountName !== null && ctx.history) {
+		try {
+			stored = await ctx.history.read(historyAccountId(accountName));
+		} catch (error) {
+			ctx.log?.warn({ err: error }, 'history not read; showing the snapshot alone');
+		}
 	}
 	return foldSnapshot(stored, result.snapshot, now, {
-		historyDays: ctx.config.historyDays,
+		historyDays: ctx.config?.historyDays,
 		receivedAt: result.fetchedAt,
 	});
 }

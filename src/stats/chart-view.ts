@@ -9,6 +9,7 @@ import type { StatsScope } from './scope.js';
 import type { StatsDays, StatsMetric } from './request.js';
 
 const ACCOUNT_NAME_MAX = 40;
+const SILENT = { warn: () => undefined };
 const SERVER_NAME_MAX = 32;
 
 export interface ChartView {
@@ -70,14 +71,14 @@ export function chartInputOf(
 
 /** Builds and renders the chart; a renderer failure costs the picture, never the reply. */
 export async function renderStatsChart(
-	ctx: Pick<BotContext, 'renderer' | 'log'>,
+	ctx: Pick<BotContext, 'renderer'> & Partial<Pick<BotContext, 'log'>>,
 	record: HistoryRecord | null,
 	view: ChartView,
 ): Promise<ChartOutcome> {
 	const { input, notes } = chartInputOf(record, view);
 	if (input === null) return { png: null, fileName: null, notes };
 	const rendered = await renderChartSafely(ctx.renderer, input, {
-		log: ctx.log,
+		log: ctx.log ?? SILENT,
 		fileName: chartFileName(view.days, view.metric),
 	});
 	const t = translator(view.locale);

@@ -1,10 +1,13 @@
 import type { BotContext } from '../interactions/context.js';
 import type { Locale } from '../i18n/index.js';
 import type { StatsDays, StatsMetric, StatsTarget } from './request.js';
+import type { StatsScope } from './scope.js';
 import { fetchStatsFor } from './resolve-key.js';
 import { buildStatsReply, type StatsReply, type StatsView } from './stats-reply.js';
 
-export type StatsDeps = Pick<BotContext, 'links' | 'stats' | 'renderer' | 'history' | 'config' | 'log'>;
+/** History, config and log are optional only for callers typed before they existed; the bot always passes them. */
+export type StatsDeps = Pick<BotContext, 'links' | 'stats' | 'renderer'> &
+	Partial<Pick<BotContext, 'history' | 'config' | 'log'>>;
 
 /**
  * The stats use case: whose figures (target) and what view in, the reply model out. `/stats`, Share and
@@ -13,9 +16,10 @@ export type StatsDeps = Pick<BotContext, 'links' | 'stats' | 'renderer' | 'histo
 export async function showStats(
 	ctx: StatsDeps,
 	target: StatsTarget,
-	view: Omit<StatsView, 'scope'>,
+	view: Omit<StatsView, 'scope'> & { scope?: StatsScope },
 ): Promise<StatsReply> {
 	const result = await fetchStatsFor(ctx, target);
+	// The target decides the scope; a view's own scope (older callers pass one) cannot contradict it.
 	return buildStatsReply(ctx, result, { ...view, scope: target.scope });
 }
 

@@ -7,7 +7,7 @@ import type { StatsResult } from '../stats-api/snapshot.js';
 import type { APIEmbed } from 'discord.js';
 import { historyWithSnapshot } from './account-history.js';
 import { renderStatsChart } from './chart-view.js';
-import type { StatsRequest } from './request.js';
+import type { StatsMetric, StatsRequest } from './request.js';
 
 /** The reply model of a stats request: an embed and, when a chart could be drawn, its PNG. */
 export interface StatsReply {
@@ -16,7 +16,9 @@ export interface StatsReply {
 }
 
 /** How the reply is worded and for whom: private replies in the member's language, public ones in the server's. */
-export interface StatsView extends StatsRequest {
+export interface StatsView extends Omit<StatsRequest, 'metric'> {
+	/** Default `sends`. */
+	metric?: StatsMetric;
 	locale: Locale;
 	/** Set on a public copy: the member who posted it, named in it. */
 	sharedBy?: string | null;
@@ -26,7 +28,8 @@ export interface StatsView extends StatsRequest {
 	now?: number;
 }
 
-export type StatsReplyDeps = Pick<BotContext, 'renderer' | 'history' | 'config' | 'log'>;
+/** History, config and log are optional only for callers typed before they existed; the bot always passes them. */
+export type StatsReplyDeps = Pick<BotContext, 'renderer'> & Partial<Pick<BotContext, 'history' | 'config' | 'log'>>;
 
 /** The embed (each period against the one before) and, when the renderer manages, the chart the embed points at. */
 export async function buildStatsReply(ctx: StatsReplyDeps, result: StatsResult, view: StatsView): Promise<StatsReply> {
@@ -34,7 +37,7 @@ export async function buildStatsReply(ctx: StatsReplyDeps, result: StatsResult, 
 	const today = utcDateOf(now);
 	const record = await historyWithSnapshot(ctx, result, now);
 	const chart = await renderStatsChart(ctx, record, {
-		metric: view.metric,
+		metric: view.metric ?? 'sends',
 		days: view.days,
 		scope: view.scope,
 		locale: view.locale,
