@@ -11,7 +11,11 @@ const CONNECTION_CODES = new Set([
 	'ENETUNREACH',
 	'EAI_AGAIN',
 ]);
-const CONNECTION_ERROR_NAMES = new Set(['SocketClosedUnexpectedlyError', 'ConnectionTimeoutError', 'ClientClosedError']);
+const CONNECTION_ERROR_NAMES = new Set([
+	'SocketClosedUnexpectedlyError',
+	'ConnectionTimeoutError',
+	'ClientClosedError',
+]);
 
 /**
  * The store reports its errors without the operation that met them, so only a lost or refused connection is

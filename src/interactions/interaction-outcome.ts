@@ -1,6 +1,11 @@
 import { StorageUnavailableError } from '../links/errors.js';
 import type { InteractionOutcome } from '../metrics/index.js';
-import { FeatureUnavailableError, ProtocolError, RateLimitedError, UpstreamUnreachableError } from '../stats-api/errors.js';
+import {
+	FeatureUnavailableError,
+	ProtocolError,
+	RateLimitedError,
+	UpstreamUnreachableError,
+} from '../stats-api/errors.js';
 import { describeExpectedError } from './error-replies.js';
 import { isExpiredInteraction } from './expired-interaction.js';
 import { UserFacingError } from './user-facing-error.js';
