@@ -19,15 +19,11 @@ const TSX = import.meta.resolve('tsx');
 
 /** Runs an entry point (`npm start`'s by default) in a directory without a .env, with exactly `env`. */
 function startBotProcess(env: Record<string, string>, cwd: string, entry = MAIN) {
-	const child = spawn(
-		process.execPath,
-		['--disable-warning=UnsupportedCacheOverwriteWarning', '--import', TSX, entry],
-		{
-			cwd,
-			env: { PATH: process.env.PATH ?? '', ...env },
-			stdio: ['ignore', 'pipe', 'pipe'],
-		},
-	);
+	const child = spawn(process.execPath, ['--import', TSX, entry], {
+		cwd,
+		env: { PATH: process.env.PATH ?? '', ...env },
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 	let stdout = '';
 	let stderr = '';
 	child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -119,6 +115,8 @@ describe('the bot process', () => {
 			assert.equal(await bot.exited, 0);
 			assert.match(bot.output().stdout, /"msg":"stopped"/);
 			assert.ok(!bot.output().stdout.includes(sandbox.token));
+			// Started like `npm start`, with no flag: the caches limited on purpose do not warn.
+			assert.doesNotMatch(bot.output().stderr, /UnsupportedCacheOverwriteWarning|Overriding the cache handling/);
 		} finally {
 			bot.child.kill('SIGKILL');
 		}
