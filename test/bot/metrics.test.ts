@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { REDIS_URL, redisBackend } from '../links/backends.js';
 import { findSamples, parsePrometheusText, sampleValue, type Exposition } from '../metrics/prometheus-text.js';
+import { startTcpProxy, type TcpProxy } from '../store/tcp-proxy.js';
 import { createAccount, linkViaModal, startHarness, type Harness } from './harness.js';
 
 const ALICE = '320000000000000001';
@@ -131,5 +133,42 @@ describe('the bot’s readiness', () => {
 		assert.match(down.body.reason ?? '', /^store: /);
 		assert.doesNotMatch(down.body.reason ?? '', /gateway/, 'the gateway is still fine');
 		assert.equal((await fetch(`${h.bot.metricsUrl}/livez`)).status, 200, 'liveness ignores the store');
+	});
+});
+
+describe('the bot’s readiness on Redis behind a network that stops answering', async () => {
+	const backend = await redisBackend();
+	if (backend.unavailable) {
+		if (process.env.CI === 'true') it('redis is reachable in CI', () => assert.fail(backend.unavailable ?? ''));
+		else it('is tested against Redis', (t) => t.skip(backend.unavailable ?? ''));
+		return;
+	}
+	let h: Harness;
+	let proxy: TcpProxy;
+
+	before(async () => {
+		proxy = await startTcpProxy(REDIS_URL);
+		h = await startHarness({ env: { METRICS_PORT: '0', STORE_URL: proxy.url } });
+	});
+	after(async () => {
+		await proxy.setMode('pass');
+		await h.close();
+		await proxy.close();
+	});
+
+	it('answers 503 within its deadline while the store hangs, and is ready again once it answers', async () => {
+		assert.equal((await health(h)).status, 200);
+		await proxy.setMode('black-hole');
+		const startedAt = performance.now();
+		const down = await health(h);
+		assert.equal(down.status, 503);
+		assert.equal(down.body.reason, 'store: no answer within 1000 ms');
+		assert.ok(performance.now() - startedAt < 2500, 'a hung store never hangs the probe');
+
+		await proxy.setMode('pass');
+		const deadline = Date.now() + 20_000;
+		let status = 0;
+		while (status !== 200 && Date.now() < deadline) status = (await health(h)).status;
+		assert.equal(status, 200, 'ready again once the store answers');
 	});
 });
