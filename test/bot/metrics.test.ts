@@ -56,10 +56,10 @@ describe('the bot’s metrics and health endpoints, scraped over HTTP while it a
 		assert.equal(count(before, expired), 0, 'every series exists from the start, at zero');
 
 		const unlinked = h.sandbox.dispatchCommand({ name: 'stats', userId: BOB });
-		assert.match((await unlinked.finalMessage()).content, /You have not linked an API key yet/);
+		assert.match((await unlinked.finalMessage(15_000)).content, /You have not linked an API key yet/);
 		await linkViaModal(h, aliceKey, { userId: ALICE });
 		const stats = h.sandbox.dispatchCommand({ name: 'stats', userId: ALICE });
-		assert.equal((await stats.finalMessage()).files.length, 1);
+		assert.equal((await stats.finalMessage(15_000)).files.length, 1);
 
 		const after = await scrape(h);
 		assert.equal(count(after, answered), count(before, answered) + 1);
@@ -84,7 +84,7 @@ describe('the bot’s metrics and health endpoints, scraped over HTTP while it a
 		for (let i = 0; i < 2; i += 1) {
 			const message = await h.sandbox
 				.dispatchCommand({ name: 'stats', userId: carol, options: [{ name: 'days', type: 4, value: 7 }] })
-				.finalMessage();
+				.finalMessage(15_000);
 			assert.equal(message.files.length, 1, 'each reply carries the chart');
 		}
 

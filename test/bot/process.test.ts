@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
+import { commandDefinitions } from '../../commands/definitions/index.js';
 import { translator } from '../../src/i18n/index.js';
 
 const en = translator('en-US');
@@ -70,9 +71,12 @@ describe('the bot process', () => {
 		};
 		const first = startBotProcess(env, dir, REGISTER);
 		assert.equal(await first.exited, 0, first.output().stderr);
-		assert.match(first.output().stdout, new RegExp(`Registered 5 commands to guild ${guildId}`));
+		assert.match(
+			first.output().stdout,
+			new RegExp(`Registered ${commandDefinitions.length} commands to guild ${guildId}`),
+		);
 		const ids = sandbox.registeredCommands(guildId).map((command) => command.id);
-		assert.equal(ids.length, 5);
+		assert.equal(ids.length, commandDefinitions.length);
 		const second = startBotProcess(env, dir, REGISTER);
 		assert.equal(await second.exited, 0);
 		assert.deepEqual(
