@@ -5,6 +5,7 @@ import { availableParallelism, cpus } from 'node:os';
 import { runChartBench } from './chart.js';
 import type { BenchFigure } from './figures.js';
 import { runHistoryBench } from './history.js';
+import { runHistoryStatsBench } from './history-stats.js';
 import { runProcessBench } from './process.js';
 import { runServiceBench } from './service.js';
 import { runStatsBench } from './stats.js';
@@ -14,6 +15,7 @@ const sections: [string, () => Promise<BenchFigure[]>][] = [
 	['memory and start-up', () => runProcessBench()],
 	['chart rendering', () => runChartBench()],
 	['history sampler', () => runHistoryBench()],
+	['/stats from a year of history', () => runHistoryStatsBench()],
 	['stats service at 10 million events', () => runServiceBench()],
 ];
 
