@@ -35,6 +35,8 @@ export async function startBotProcesses(options: {
 	execArgv?: string[];
 	/** Pause between children (Discord allows a shard IDENTIFY per 5 s per concurrency bucket). */
 	spawnDelayMs?: number;
+	/** Set: the children's stdout and stderr come here line by line instead of this process's own. */
+	onChildOutput?: (childIndex: number, line: string) => void;
 }): Promise<BotProcesses> {
 	const { log, totalShards, processes } = options;
 	const plan = spreadShards(totalShards, processes);
@@ -45,6 +47,7 @@ export async function startBotProcesses(options: {
 		token: options.token,
 		// The default [] drops `--import tsx`, and a child could not load a .ts entry.
 		execArgv: options.execArgv ?? process.execArgv,
+		silent: options.onChildOutput !== undefined,
 	});
 	manager.on('shardCreate', (child: Shard) => {
 		const shards = plan[child.id] ?? [];
@@ -54,6 +57,8 @@ export async function startBotProcesses(options: {
 			BOT_PROCESSES: String(processes),
 		});
 		watchChild(child, shards, log);
+		const onOutput = options.onChildOutput;
+		if (onOutput) child.on('spawn', (proc) => forwardLines(proc as ChildProcess, (line) => onOutput(child.id, line)));
 	});
 	log.info({ processes, totalShards, plan }, 'starting bot processes');
 	await manager.spawn({ amount: processes, delay: options.spawnDelayMs ?? 5500, timeout: SPAWN_TIMEOUT_MS });
@@ -88,4 +93,15 @@ async function stopChildren(manager: ShardingManager, log: Logger): Promise<void
 			clearTimeout(timer);
 		}),
 	);
+}
+
+function forwardLines(proc: ChildProcess, onLine: (line: string) => void): void {
+	for (const stream of [proc.stdout, proc.stderr]) {
+		let pending = '';
+		stream?.setEncoding('utf8').on('data', (chunk: string) => {
+			const lines = (pending + chunk).split('\n');
+			pending = lines.pop() ?? '';
+			for (const line of lines) if (line) onLine(line);
+		});
+	}
 }
