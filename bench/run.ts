@@ -5,12 +5,14 @@ import { availableParallelism, cpus } from 'node:os';
 import { runChartBench } from './chart.js';
 import type { BenchFigure } from './figures.js';
 import { runProcessBench } from './process.js';
+import { runScaleBench } from './scale.js';
 import { runServiceBench } from './service.js';
 import { runStatsBench } from './stats.js';
 
 const sections: [string, () => Promise<BenchFigure[]>][] = [
 	['/stats through the bot and the Discord stand-in', runStatsBench],
 	['memory and start-up', () => runProcessBench()],
+	['shards, processes and HTTP interactions', () => runScaleBench()],
 	['chart rendering', () => runChartBench()],
 	['stats service at 10 million events', () => runServiceBench()],
 ];
