@@ -39,7 +39,7 @@ export interface GatewayShards {
  * Discord exempts interaction endpoints from the global limit, and this bot makes no other calls
  * once logged in; a real global 429 from Discord is still honoured.
  */
-const INTERACTION_REQUESTS_PER_SECOND = 1000;
+export const INTERACTION_REQUESTS_PER_SECOND = 1000;
 
 // Typed loosely on purpose: discord.js leaves the channel and role managers out of its option type.
 const CACHE_LIMITS = {

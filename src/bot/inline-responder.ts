@@ -16,6 +16,8 @@ export interface InlineResponder {
 	responder: InteractionResponder;
 	/** Called once the handler is done: answers the request if the handler never did. */
 	settle(): Promise<void>;
+	/** The request was answered otherwise (an interaction type the bot does not take): no automatic defer. */
+	cancel(): void;
 }
 
 /**
@@ -65,6 +67,10 @@ export function inlineResponder(options: {
 	};
 	return {
 		responder,
+		cancel: () => {
+			state = 'answered';
+			clearTimeout(timer);
+		},
 		async settle() {
 			clearTimeout(timer);
 			if (state !== 'pending') return;

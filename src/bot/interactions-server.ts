@@ -75,7 +75,10 @@ export async function startInteractionsServer(options: {
 			send: (answer) => answerWith(res, answer),
 		});
 		const interaction = fromRawInteraction(raw, inline.responder);
-		if (!interaction) return plain(res, 400, 'unsupported interaction type');
+		if (!interaction) {
+			inline.cancel();
+			return plain(res, 400, 'unsupported interaction type');
+		}
 		await router.handle(interaction);
 		await inline.settle();
 	}

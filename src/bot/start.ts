@@ -1,4 +1,5 @@
 import { API } from '@discordjs/core/http-only';
+import { REST } from '@discordjs/rest';
 import type { Client } from 'discord.js';
 import type { DestinationStream } from 'pino';
 import { commandModules } from '../../commands/index.js';
@@ -6,8 +7,7 @@ import type { Config } from '../config.js';
 import type { BotContext } from '../interactions/context.js';
 import { createRouter, type InteractionRouter } from '../interactions/router.js';
 import { createLogger, type Logger } from '../logger.js';
-import { createBotRest } from './bot-rest.js';
-import type { GatewayShards } from './client.js';
+import { INTERACTION_REQUESTS_PER_SECOND, type GatewayShards } from './client.js';
 import { connectGateway } from './gateway.js';
 import { startInteractionsServer } from './interactions-server.js';
 import { openBotServices, type BotServices } from './services.js';
@@ -73,7 +73,13 @@ async function startHttpBot(config: Config, log: Logger, options: StartOptions):
 			host: config.interactionsHost,
 			port: config.interactionsPort ?? 0,
 			publicKey: config.discordPublicKey,
-			api: new API(createBotRest(config)),
+			// Interaction callbacks, edits and follow-ups only, which Discord exempts from the global limit;
+			// background posts go through createBotRest and keep it.
+			api: new API(
+				new REST({ api: config.discordApiUrl, globalRequestsPerSecond: INTERACTION_REQUESTS_PER_SECOND }).setToken(
+					config.discordToken,
+				),
+			),
 			router,
 			log: httpLog,
 			autoDeferMs: options.autoDeferMs,
