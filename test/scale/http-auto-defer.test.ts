@@ -50,5 +50,23 @@ if (usable(redis, 'HTTP interactions mode: the automatic defer')) {
 			);
 			assert.ok(w.logs.some((line) => line.includes('deferred for it')));
 		});
+
+		it('a stop lets the interaction in flight finish before the worker closes', async () => {
+			await proxy.setMode('stall');
+			const handle = w.sandbox.dispatchCommand({ name: 'stats', userId: uniqueSnowflake('36') });
+			await handle.firstResponse();
+			let stopped = false;
+			const stopping = w.workers[0]!.stop().then(() => (stopped = true));
+			const deadline = Date.now() + 10_000;
+			while (!w.logs.some((line) => line.includes('shutting down: finishing replies in flight'))) {
+				assert.ok(Date.now() < deadline, 'the stop began');
+				await new Promise((resolve) => setTimeout(resolve, 20));
+			}
+			assert.equal(stopped, false, 'still draining while the store stalls');
+			await proxy.setMode('pass');
+			assert.match((await handle.finalMessage()).content, /You have not linked an API key yet/);
+			await stopping;
+			assert.equal(handle.callbackAttempts, 1);
+		});
 	});
 }
