@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { runChartBench } from './chart.js';
 import type { BenchFigure } from './figures.js';
+import { runHistoryBench } from './history.js';
 import { runProcessBench } from './process.js';
 import { runScaleBench } from './scale.js';
 import { runServiceBench } from './service.js';
@@ -14,6 +15,7 @@ const sections: [string, () => Promise<BenchFigure[]>][] = [
 	['memory and start-up', () => runProcessBench()],
 	['shards, processes and HTTP interactions', () => runScaleBench()],
 	['chart rendering', () => runChartBench()],
+	['history sampler', () => runHistoryBench()],
 	['stats service at 10 million events', () => runServiceBench()],
 ];
 
