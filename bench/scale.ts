@@ -67,6 +67,7 @@ function botEnv(sandbox: DiscordSandbox, dir: string, extra: Record<string, stri
 		STORE_URL: `sqlite://${join(dir, `bot-${randomBytes(4).toString('hex')}.sqlite`)}`,
 		LINK_SECRET: randomBytes(32).toString('hex'),
 		CHART_RENDERER: 'none',
+		HISTORY_SAMPLING: 'off',
 		LOG_LEVEL: 'warn',
 		...extra,
 	};

@@ -41,6 +41,8 @@ export async function startHttpWorkers(options: {
 		LINK_SECRET: randomBytes(32).toString('hex'),
 		CHART_RENDERER: 'local',
 		STATS_COOLDOWN_SECONDS: '0',
+		// Sampling would call the upstream on its own and muddle the request counts.
+		HISTORY_SAMPLING: 'off',
 		LOG_LEVEL: 'debug',
 		...options.env,
 	});

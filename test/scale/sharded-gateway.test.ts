@@ -66,6 +66,8 @@ for (const store of await sharedStores()) {
 				LINK_SECRET: randomBytes(32).toString('hex'),
 				CHART_RENDERER: 'none',
 				STATS_COOLDOWN_SECONDS: '30',
+				// Sampling would call the upstream on its own and muddle the request counts.
+				HISTORY_SAMPLING: 'off',
 				SHARD_COUNT: 'auto',
 				BOT_PROCESSES: String(PROCESSES),
 				LOG_LEVEL: 'debug',
