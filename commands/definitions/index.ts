@@ -1,4 +1,5 @@
 import type { CommandDefinition } from '../../src/interactions/command-module.js';
+import { definition as exportCommand } from './export.js';
 import { definition as help } from './help.js';
 import { definition as link } from './link.js';
 import { definition as report } from './report.js';
@@ -7,4 +8,12 @@ import { definition as stats } from './stats.js';
 import { definition as unlink } from './unlink.js';
 
 /** Every slash command's registration data, without handler code: `npm run register` reads only this. */
-export const commandDefinitions: readonly CommandDefinition[] = [stats, link, unlink, serverKey, report, help];
+export const commandDefinitions: readonly CommandDefinition[] = [
+	stats,
+	link,
+	unlink,
+	serverKey,
+	report,
+	help,
+	exportCommand,
+];

@@ -51,3 +51,13 @@ export function assignedShards(env: NodeJS.ProcessEnv, totalShards: number): num
 	}
 	return ids as number[];
 }
+
+/** Environment naming a ShardingManager child's index (0, 1, …), for what each process must own alone. */
+export const PROCESS_INDEX_ENV = 'BOT_PROCESS_INDEX';
+
+/** This process's index among the manager's children; 0 when it runs on its own. */
+export function processIndex(env: NodeJS.ProcessEnv): number {
+	if (env.SHARDING_MANAGER !== 'true') return 0;
+	const index = Number(env[PROCESS_INDEX_ENV] ?? 0);
+	return Number.isInteger(index) && index >= 0 ? index : 0;
+}

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ShardingManager, type Shard } from 'discord.js';
 import type { Logger } from '../logger.js';
-import { SHARDS_ENV, spreadShards } from './shard-plan.js';
+import { PROCESS_INDEX_ENV, SHARDS_ENV, spreadShards } from './shard-plan.js';
 
 /** A child that is not ready in this long is reported (and discord.js's spawn rejects). */
 const SPAWN_TIMEOUT_MS = 60_000;
@@ -55,6 +55,7 @@ export async function startBotProcesses(options: {
 			[SHARDS_ENV]: JSON.stringify(shards),
 			SHARD_COUNT: String(totalShards),
 			BOT_PROCESSES: String(processes),
+			[PROCESS_INDEX_ENV]: String(child.id),
 		});
 		watchChild(child, shards, log);
 		const onOutput = options.onChildOutput;

@@ -4,14 +4,17 @@ import type { Client } from 'discord.js';
 import type { DestinationStream } from 'pino';
 import { commandModules } from '../../commands/index.js';
 import type { Config } from '../config.js';
+import type { RunningMetricsServer } from '../metrics/index.js';
 import type { BotContext } from '../interactions/context.js';
 import { createRouter, type InteractionRouter } from '../interactions/router.js';
 import { createLogger, type Logger } from '../logger.js';
 import { INTERACTION_REQUESTS_PER_SECOND, type GatewayShards } from './client.js';
+import { watchRestRefusals } from './discord-refusals.js';
 import { connectGateway } from './gateway.js';
-import { startInteractionsServer } from './interactions-server.js';
+import { startInteractionsServer, type InteractionsServer } from './interactions-server.js';
+import { recordShardStatus, shardsProbe, startBotMetrics, storeProbe } from './metrics-endpoint.js';
 import { openBotServices, type BotServices } from './services.js';
-import { assignedShards, resolveShardCount } from './shard-plan.js';
+import { assignedShards, processIndex, resolveShardCount } from './shard-plan.js';
 
 /** Replies in flight get this long to finish on shutdown; Discord's 3 s window is long gone after it. */
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -23,6 +26,8 @@ export interface RunningBot {
 	interactionsUrl: string | null;
 	ctx: BotContext;
 	router: InteractionRouter;
+	/** Where /metrics, /healthz and /livez answer; null without METRICS_PORT. */
+	metricsUrl: string | null;
 	/** Stops taking interactions, finishes replies in flight, closes Discord and the store. */
 	stop(): Promise<void>;
 }
@@ -59,30 +64,53 @@ export async function startBot(config: Config, options: StartOptions = {}): Prom
 		throw error;
 	}
 	log.info({ guilds: client.guilds.cache.size, user: client.user?.tag, shardCount: shards.total }, 'bot ready');
-	return running({ client, interactionsUrl: null, services, router, log }, () => client.destroy());
+	const { ctx } = services;
+	watchRestRefusals(client.rest, { onStatus: (status) => ctx.metrics.recordDiscordRestResponse(status) });
+	const metricsServer = await startBotMetrics({
+		config: metricsConfig(config),
+		metrics: ctx.metrics,
+		health: { store: storeProbe(ctx.stores), gateway: shardsProbe(client) },
+		beforeScrape: () => recordShardStatus(ctx.metrics, client),
+		log,
+	}).catch(async (error: unknown) => {
+		await client.destroy();
+		await services.close();
+		throw error;
+	});
+	return running({ client, interactionsUrl: null, metricsServer, services, router, log }, () => client.destroy());
 }
 
 async function startHttpBot(config: Config, log: Logger, options: StartOptions): Promise<RunningBot> {
 	if (!config.discordPublicKey) throw new Error('DISCORD_PUBLIC_KEY is required with INTERACTIONS_PORT');
 	const httpLog = log.child({ transport: 'http' });
 	const services = await openBotServices(config, httpLog);
-	const router = createRouter(commandModules, services.ctx);
-	let server;
+	const { ctx } = services;
+	const router = createRouter(commandModules, ctx);
+	// Interaction callbacks, edits and follow-ups only, which Discord exempts from the global limit;
+	// background posts go through createBotRest and keep it.
+	const rest = new REST({ api: config.discordApiUrl, globalRequestsPerSecond: INTERACTION_REQUESTS_PER_SECOND });
+	rest.setToken(config.discordToken);
+	watchRestRefusals(rest, { onStatus: (status) => ctx.metrics.recordDiscordRestResponse(status) });
+	let server: InteractionsServer | undefined;
+	let metricsServer: RunningMetricsServer | null;
 	try {
 		server = await startInteractionsServer({
 			host: config.interactionsHost,
 			port: config.interactionsPort ?? 0,
 			publicKey: config.discordPublicKey,
-			// Interaction callbacks, edits and follow-ups only, which Discord exempts from the global limit;
-			// background posts go through createBotRest and keep it.
-			api: new API(
-				new REST({ api: config.discordApiUrl, globalRequestsPerSecond: INTERACTION_REQUESTS_PER_SECOND }).setToken(
-					config.discordToken,
-				),
-			),
+			api: new API(rest),
 			router,
 			log: httpLog,
 			autoDeferMs: options.autoDeferMs,
+		});
+		metricsServer = await startBotMetrics({
+			config,
+			metrics: ctx.metrics,
+			health: { store: storeProbe(ctx.stores) },
+			log: httpLog,
+		}).catch(async (error: unknown) => {
+			await server?.close(async () => undefined);
+			throw error;
 		});
 	} catch (error) {
 		await services.close();
@@ -90,7 +118,7 @@ async function startHttpBot(config: Config, log: Logger, options: StartOptions):
 	}
 	httpLog.info({ url: server.url }, 'bot ready');
 	return running(
-		{ client: null, interactionsUrl: server.url, services, router, log: httpLog },
+		{ client: null, interactionsUrl: server.url, metricsServer, services, router, log: httpLog },
 		async () => undefined,
 		(drain) => server.close(drain),
 	);
@@ -101,6 +129,7 @@ function running(
 	parts: {
 		client: Client | null;
 		interactionsUrl: string | null;
+		metricsServer: RunningMetricsServer | null;
 		services: BotServices;
 		router: InteractionRouter;
 		log: Logger;
@@ -113,6 +142,7 @@ function running(
 	const stop = () => {
 		stopping ??= (async () => {
 			log.info({ inFlight: router.inFlight }, 'shutting down: finishing replies in flight');
+			await parts.metricsServer?.close();
 			await drainWith(() => router.drain(DRAIN_TIMEOUT_MS));
 			await closeTransport();
 			await services.close();
@@ -120,7 +150,23 @@ function running(
 		})();
 		return stopping;
 	};
-	return { client: parts.client, interactionsUrl: parts.interactionsUrl, ctx: services.ctx, router, stop };
+	return {
+		client: parts.client,
+		interactionsUrl: parts.interactionsUrl,
+		metricsUrl: parts.metricsServer?.url ?? null,
+		ctx: services.ctx,
+		router,
+		stop,
+	};
+}
+
+/**
+ * Each process of a ShardingManager serves its own metrics, on METRICS_PORT plus its index (0, 1, …):
+ * one port cannot be bound twice, and Prometheus sums the processes' counters itself.
+ */
+function metricsConfig(config: Config): Config {
+	if (config.metricsPort === null || config.metricsPort === 0) return config;
+	return { ...config, metricsPort: config.metricsPort + processIndex(process.env) };
 }
 
 /** This process's shards: those a ShardingManager handed it, or every shard (internal sharding). */

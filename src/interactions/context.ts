@@ -4,6 +4,7 @@ import type { Coordinator } from '../store/coordination.js';
 import type { Stores } from '../store/open-stores.js';
 import type { LinkStore } from '../links/types.js';
 import type { Logger } from '../logger.js';
+import type { Metrics } from '../metrics/index.js';
 import type { ChartRenderer } from '../render/chart-renderer.js';
 import type { StatsResult } from '../stats-api/snapshot.js';
 import type { CooldownGate } from './cooldowns.js';
@@ -28,4 +29,6 @@ export interface BotContext {
 	stores: Stores;
 	cooldowns: CooldownGate;
 	log: Logger;
+	/** Prometheus instruments; every label comes from a fixed set, never an id, key or name. */
+	metrics: Metrics;
 }

@@ -4,6 +4,7 @@ import type { BotContext } from '../../src/interactions/context.js';
 import { startHistorySampler } from '../../src/history/run-sampler.js';
 import { createLinkStore } from '../../src/links/link-store.js';
 import type { LinkedKey, LinkStore } from '../../src/links/types.js';
+import { createMetrics } from '../../src/metrics/index.js';
 import { createLogger } from '../../src/logger.js';
 import { startBackgroundJobs } from '../../src/reports/background-jobs.js';
 import { openCoordinator } from '../../src/store/coordination.js';
@@ -48,6 +49,7 @@ const ctx = {
 	stores,
 	cooldowns: {} as BotContext['cooldowns'],
 	log: createLogger('silent'),
+	metrics: createMetrics({ commands: [], collectDefault: false }),
 } satisfies BotContext;
 
 await send({ ready: true });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { BotContext } from '../../src/interactions/context.js';
 import type { CommandInteraction, MessagePayload, Visibility } from '../../src/interactions/types.js';
 import type { LinkedKey, LinkStatus, LinkStore } from '../../src/links/types.js';
+import { createMetrics } from '../../src/metrics/index.js';
 import { createLogger } from '../../src/logger.js';
 import type { ChartRenderer } from '../../src/render/chart-renderer.js';
 import { KeyRejectedError } from '../../src/stats-api/errors.js';
@@ -74,6 +75,7 @@ export async function openReportContext(): Promise<ReportTestContext> {
 		stores,
 		cooldowns: {} as BotContext['cooldowns'],
 		log: createLogger('silent'),
+		metrics: createMetrics({ commands: [], collectDefault: false }),
 	} satisfies BotContext;
 	return {
 		ctx,
