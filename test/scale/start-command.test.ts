@@ -86,7 +86,8 @@ if (usable(redis, 'npm start with several processes and in HTTP mode')) {
 		});
 
 		it('BOT_PROCESSES=2 spreads the recommended shards over two children, and SIGTERM stops them all', async () => {
-			const bot = startMain({ ...env, BOT_PROCESSES: '2' }, dir);
+			const metricsPort = await freePort();
+			const bot = startMain({ ...env, BOT_PROCESSES: '2', METRICS_PORT: String(metricsPort) }, dir);
 			try {
 				await sandbox.waitForShards(2, 60_000);
 				await until(() => (bot.output().match(/"msg":"bot ready"/g) ?? []).length >= 2, 'both children ready');
@@ -98,6 +99,10 @@ if (usable(redis, 'npm start with several processes and in HTTP mode')) {
 				const pids = [...bot.output().matchAll(/"pid":(\d+)/g)].map((match) => Number(match[1]));
 				assert.equal(pids.length, 2, 'the manager names each child');
 				assert.match(bot.output(), /"role":"manager"/);
+				for (const port of [metricsPort, metricsPort + 1]) {
+					const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+					assert.equal(health.status, 200, `child on METRICS_PORT + ${port - metricsPort} is healthy`);
+				}
 				bot.child.kill('SIGTERM');
 				const started = Date.now();
 				assert.equal(await bot.exited, 0);
