@@ -1,5 +1,4 @@
 import { SlashCommandBuilder } from 'discord.js';
+import { described } from './localized.js';
 
-export const definition = new SlashCommandBuilder()
-	.setName('help')
-	.setDescription('How to link a key and read your statistics');
+export const definition = described(new SlashCommandBuilder().setName('help'), 'commands.help.description');

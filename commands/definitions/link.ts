@@ -1,5 +1,4 @@
 import { SlashCommandBuilder } from 'discord.js';
+import { described } from './localized.js';
 
-export const definition = new SlashCommandBuilder()
-	.setName('link')
-	.setDescription('Link your advertising API key to your Discord account (asked in a private form)');
+export const definition = described(new SlashCommandBuilder().setName('link'), 'commands.link.description');

@@ -5,26 +5,13 @@ import {
 	SlashCommandBuilder,
 	type SlashCommandChannelOption,
 } from 'discord.js';
-import { commandLocalizations, translator, type MessageKey } from '../../src/i18n/index.js';
+import type { MessageKey } from '../../src/i18n/index.js';
 import { REPORT_FREQUENCIES, WEEKDAYS } from '../../src/reports/report-record.js';
+import { described, localizedChoices } from './localized.js';
 
-const en = translator('en-US');
-const text = (key: MessageKey) => ({ default: en(key), localized: commandLocalizations(key) });
-const choice = <V extends string>(key: MessageKey, value: V) => ({
-	name: en(key),
-	name_localizations: commandLocalizations(key),
-	value,
-});
+const choice = <V extends string>(key: MessageKey, value: V) => localizedChoices([value], () => key)[0]!;
 /** Monday first, as people read a week; cron's order (Sunday = 0) stays inside the schedule. */
 const WEEK_ORDER = [...WEEKDAYS.slice(1), WEEKDAYS[0]];
-
-const described = <T extends { setDescription(d: string): T; setDescriptionLocalizations(l: object): T }>(
-	builder: T,
-	key: MessageKey,
-): T => {
-	const { default: description, localized } = text(key);
-	return builder.setDescription(description).setDescriptionLocalizations(localized);
-};
 
 const channelOption = (option: SlashCommandChannelOption, key: MessageKey) =>
 	described(option, key)

@@ -1,10 +1,9 @@
 import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
+import { described } from './localized.js';
 
-export const definition = new SlashCommandBuilder()
-	.setName('server-key')
-	.setDescription('Manage the API key linked for this whole server')
+export const definition = described(new SlashCommandBuilder().setName('server-key'), 'commands.serverKey.description')
 	.setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
 	.setContexts(InteractionContextType.Guild)
-	.addSubcommand((sub) => sub.setName('set').setDescription("Link the server's API key (asked in a private form)"))
-	.addSubcommand((sub) => sub.setName('remove').setDescription("Forget the server's API key"))
-	.addSubcommand((sub) => sub.setName('status').setDescription('Show which account the server is linked to'));
+	.addSubcommand((sub) => described(sub.setName('set'), 'commands.serverKey.subcommands.set.description'))
+	.addSubcommand((sub) => described(sub.setName('remove'), 'commands.serverKey.subcommands.remove.description'))
+	.addSubcommand((sub) => described(sub.setName('status'), 'commands.serverKey.subcommands.status.description'));

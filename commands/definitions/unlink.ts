@@ -1,5 +1,4 @@
 import { SlashCommandBuilder } from 'discord.js';
+import { described } from './localized.js';
 
-export const definition = new SlashCommandBuilder()
-	.setName('unlink')
-	.setDescription('Forget the API key linked to your Discord account');
+export const definition = described(new SlashCommandBuilder().setName('unlink'), 'commands.unlink.description');
