@@ -2,8 +2,9 @@ import type { CommandModule } from '../src/interactions/command-module.js';
 import * as help from './help.js';
 import * as link from './link.js';
 import * as serverKey from './server-key.js';
+import * as settings from './settings.js';
 import * as stats from './stats.js';
 import * as unlink from './unlink.js';
 
 /** Every slash command with its handlers; the bot's transports route interactions to these. */
-export const commandModules: readonly CommandModule[] = [stats, link, unlink, serverKey, help];
+export const commandModules: readonly CommandModule[] = [stats, link, unlink, serverKey, settings, help];

@@ -6,6 +6,8 @@ import { Cooldowns } from '../interactions/cooldowns.js';
 import { createLinkStore, verifyWithStats } from '../links/index.js';
 import type { Logger } from '../logger.js';
 import { createChartRenderer } from '../render/chart-output.js';
+import { restGuildApi } from '../settings/guild-api.js';
+import { createSettingsStore } from '../settings/settings-store.js';
 import { createStatsClient } from '../stats-api/index.js';
 import { claimLock } from '../store/claim-lock.js';
 import { openCoordinator } from '../store/coordination.js';
@@ -25,9 +27,10 @@ export async function openBotServices(config: Config, log: Logger): Promise<BotS
 	const coordinator = await openCoordinator(config.storeUrl, { onError });
 	// One process owns a SQLite file, so in-process locks and cooldowns are exact there and cost no write.
 	const shared = storeSchemeOf(config.storeUrl) !== 'sqlite';
+	const withLock = shared ? claimLock(coordinator) : createKeyedMutex();
 	const history = createHistoryStore({
 		keyv: stores.history,
-		withLock: shared ? claimLock(coordinator) : createKeyedMutex(),
+		withLock,
 		historyDays: config.historyDays,
 	});
 	const stats = createStatsClient({
@@ -58,6 +61,8 @@ export async function openBotServices(config: Config, log: Logger): Promise<BotS
 		cooldowns: shared
 			? claimCooldowns(coordinator, config.statsCooldownSeconds)
 			: new Cooldowns(config.statsCooldownSeconds),
+		settings: createSettingsStore({ keyv: stores.settings, withLock }),
+		guildApi: restGuildApi({ apiUrl: config.discordApiUrl, token: config.discordToken }),
 		log,
 	};
 	let closing: Promise<void> | null = null;
