@@ -9,8 +9,11 @@ import {
 	type SettingsChange,
 } from './settings-record.js';
 
-/** Text and announcement channels: the ones members read posts in. */
-const POSTABLE_CHANNEL_TYPES: readonly (number | null)[] = [0, 5];
+/**
+ * Text and announcement channels: the ones members read posts in. Discord resolves the channel's type;
+ * when it did not (null), the option's own channel_types have already limited the choice.
+ */
+const POSTABLE_CHANNEL_TYPES: readonly (number | null)[] = [0, 5, null];
 
 /**
  * The change `/settings set` asks for, checked again here: Discord enforces option types and choices,
