@@ -3,6 +3,10 @@ import type { BotContext } from '../src/interactions/context.js';
 import { replyIfCoolingDown } from '../src/interactions/cooldown-reply.js';
 import type { ComponentInteraction, CommandInteraction, RepliableInteraction } from '../src/interactions/types.js';
 import { UserFacingError } from '../src/interactions/user-facing-error.js';
+import { memberTranslator } from '../src/interactions/member-language.js';
+import { mayPostHere } from '../src/settings/access.js';
+import { serverLanguage } from '../src/settings/language.js';
+import { requireScopeAllowed, requireSharePress, settingsOf, shareDestination } from '../src/settings/stats-access.js';
 import { isChartDays, parseStatsRequest, type StatsRequest } from '../src/stats/request.js';
 import { isStatsScope } from '../src/stats/scope.js';
 import { showStats } from '../src/stats/show-stats.js';
@@ -11,24 +15,40 @@ import type { StatsReply } from '../src/stats/stats-reply.js';
 export { definition } from './definitions/stats.js';
 
 export async function execute(interaction: CommandInteraction, ctx: BotContext): Promise<void> {
-	const request = parseStatsRequest({
-		scope: interaction.options.string('scope'),
-		days: interaction.options.integer('days'),
-	});
+	const scope = interaction.options.string('scope');
+	const days = interaction.options.integer('days');
+	parseStatsRequest({ scope, days }); // a wrong option is answered at once, before any store is read
 	const share = interaction.options.boolean('share') ?? false;
 	if (await replyIfCoolingDown(interaction, ctx, 'stats')) return;
-	// Deferred privately even when sharing, so any failure stays private.
-	const reply = await acknowledgeThen(
+	// Deferred privately even when sharing, so any failure or refusal stays private.
+	const { settings, request, destination, reply } = await acknowledgeThen(
 		() => interaction.defer('private'),
-		() => statsReply(interaction, ctx, request, interaction.userId),
+		async () => {
+			const settings = await settingsOf(ctx, interaction.guildId);
+			const request = parseStatsRequest({ scope, days: days ?? settings.defaultDays });
+			requireScopeAllowed(interaction, settings, request.scope);
+			const destination = share ? shareDestination(interaction, settings) : null;
+			const locale =
+				destination?.kind === 'public' ? serverLanguage(settings, interaction.guildLocale) : interaction.locale;
+			const reply = await statsReply(interaction, ctx, request, interaction.userId, locale);
+			return { settings, request, destination, reply };
+		},
 	);
-	if (share) {
+	if (destination?.kind === 'public') {
 		await postPublicly(interaction, reply);
 		return;
 	}
-	// A share button in a DM would post to the same private conversation: offer it in servers only.
-	const components = interaction.guildId !== null ? [shareButton(interaction.userId, request)] : [];
-	await interaction.editReply({ ...reply, components });
+	if (destination?.kind === 'private') {
+		const content = memberTranslator(interaction)('refusal.shareChannelPrivateCopy', {
+			channelId: destination.channelId,
+		});
+		await interaction.editReply({ ...reply, content, components: [] });
+		return;
+	}
+	// A share button in a DM would post to the same private conversation, and one the rules would refuse is
+	// noise: offer it only where a press could post. The press is checked again.
+	const offer = interaction.guildId !== null && mayPostHere(interaction, settings);
+	await interaction.editReply({ ...reply, components: offer ? [shareButton(interaction.userId, request)] : [] });
 }
 
 /**
@@ -48,7 +68,13 @@ export async function onButton(interaction: ComponentInteraction, ctx: BotContex
 	const request = parseStatsRequest({ scope, days: Number(days) });
 	const reply = await acknowledgeThen(
 		() => interaction.deferUpdate(),
-		() => statsReply(interaction, ctx, request, ownerId),
+		async () => {
+			// The member as they are now: roles and permissions may have changed since the reply.
+			const settings = await settingsOf(ctx, interaction.guildId);
+			requireSharePress(interaction, settings, request.scope);
+			const locale = serverLanguage(settings, interaction.guildLocale);
+			return statsReply(interaction, ctx, request, ownerId, locale);
+		},
 	);
 	await interaction.followUp(reply, 'public');
 	await interaction.editReply({ components: [] });
@@ -72,12 +98,9 @@ function statsReply(
 	ctx: BotContext,
 	request: StatsRequest,
 	userId: string,
+	locale: string,
 ): Promise<StatsReply> {
-	return showStats(
-		ctx,
-		{ scope: request.scope, userId, guildId: interaction.guildId },
-		{ ...request, locale: interaction.locale },
-	);
+	return showStats(ctx, { scope: request.scope, userId, guildId: interaction.guildId }, { ...request, locale });
 }
 
 /**
