@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { runChartBench } from './chart.js';
 import type { BenchFigure } from './figures.js';
+import { runHistoryBench } from './history.js';
 import { runProcessBench } from './process.js';
 import { runServiceBench } from './service.js';
 import { runStatsBench } from './stats.js';
@@ -12,6 +13,7 @@ const sections: [string, () => Promise<BenchFigure[]>][] = [
 	['/stats through the bot and the Discord stand-in', runStatsBench],
 	['memory and start-up', () => runProcessBench()],
 	['chart rendering', () => runChartBench()],
+	['history sampler', () => runHistoryBench()],
 	['stats service at 10 million events', () => runServiceBench()],
 ];
 

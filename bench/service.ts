@@ -1,4 +1,5 @@
-import { existsSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Pool } from 'undici';
@@ -267,11 +268,86 @@ export async function runServiceBench(options: { events?: number } = {}): Promis
 			met: null,
 		},
 	];
-	return figures.map((f) => ({
-		...f,
-		value: round3(f.value),
-		baseline: f.baseline === null ? null : round3(f.baseline),
-	}));
+	return [
+		...figures.map((f) => ({
+			...f,
+			value: round3(f.value),
+			baseline: f.baseline === null ? null : round3(f.baseline),
+		})),
+		...(await runImportMemoryBench()),
+	];
+}
+
+const IMPORT_LINES = 2_000_000;
+
+/** Writes `count` valid NDJSON events spread over the last 90 days. */
+async function writeEventsFile(path: string, count: number): Promise<void> {
+	const out = createWriteStream(path);
+	const start = NOW.getTime() - 90 * DAY_MS;
+	for (let i = 0; i < count; i += 1) {
+		const spread = (i * 2_654_435_761) % 4_294_967_296;
+		const at = new Date(start + (spread % (90 * DAY_MS))).toISOString();
+		const line =
+			spread % 20 === 0 ? `{"type":"send","ok":false,"at":"${at}"}` : `{"type":"send","ok":true,"at":"${at}"}`;
+		if (!out.write(`${line}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+	}
+	await new Promise<void>((resolve) => out.end(() => resolve()));
+}
+
+/** Runs the service CLI and returns its exit code, peak RSS (VmHWM, polled from /proc) and wall time. */
+async function runCliMeasured(args: string[]): Promise<{ code: number | null; peakMb: number; seconds: number }> {
+	const started = performance.now();
+	const child = spawn(process.execPath, ['--import', 'tsx', 'src/service/cli.ts', ...args], { stdio: 'ignore' });
+	let peakKb = 0;
+	const poll = setInterval(() => {
+		try {
+			const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];
+			if (hwm) peakKb = Math.max(peakKb, Number(hwm));
+		} catch {
+			// the process has ended
+		}
+	}, 20);
+	const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+	clearInterval(poll);
+	return { code, peakMb: peakKb / 1024, seconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * Peak RSS of `events import` of a 2-million-line file, beside the same CLI listing accounts (the process's
+ * floor: Node, tsx and SQLite loaded). Streaming keeps the import near that floor whatever the file's size.
+ */
+export async function runImportMemoryBench(lines = IMPORT_LINES): Promise<BenchFigure[]> {
+	mkdirSync('data', { recursive: true });
+	const file = join('data', `bench-import-${lines}.ndjson`);
+	const db = join('data', 'bench-import.sqlite');
+	if (!existsSync(file)) await writeEventsFile(file, lines);
+	for (const suffix of ['', '-wal', '-shm']) rmSync(`${db}${suffix}`, { force: true });
+	const store = openStatsStore(db);
+	store.createAccount('import');
+	store.close();
+	const floor = await runCliMeasured(['account', 'list', '--db', db]);
+	const imported = await runCliMeasured(['events', 'import', file, '--account', 'import', '--db', db]);
+	if (imported.code !== 0) throw new Error(`the import bench's import exited with ${imported.code}`);
+	for (const suffix of ['', '-wal', '-shm']) rmSync(`${db}${suffix}`, { force: true });
+	const label = `${(lines / 1_000_000).toString()}M lines`;
+	return [
+		{
+			name: `service events import of ${label}, peak RSS`,
+			value: round3(imported.peakMb),
+			unit: 'MB',
+			baseline: round3(floor.peakMb),
+			goal: "bounded memory: within 100 MB of the CLI's own floor (baseline = peak RSS of `account list`); 292 MB before streaming",
+			met: imported.peakMb - floor.peakMb <= 100,
+		},
+		{
+			name: `service events import of ${label}, wall time`,
+			value: round3(imported.seconds),
+			unit: 's',
+			baseline: null,
+			goal: 'check, stage and store the whole file',
+			met: null,
+		},
+	];
 }
 
 function printTable(figures: BenchFigure[]): void {
@@ -290,5 +366,6 @@ function printTable(figures: BenchFigure[]): void {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
 	const events = process.env.BENCH_EVENTS ? Number(process.env.BENCH_EVENTS) : undefined;
-	printTable(await runServiceBench({ events }));
+	if (process.argv.includes('--import-only')) printTable(await runImportMemoryBench());
+	else printTable(await runServiceBench({ events }));
 }

@@ -1,10 +1,19 @@
 import type { CommandDefinition } from '../../src/interactions/command-module.js';
 import { definition as help } from './help.js';
 import { definition as link } from './link.js';
+import { definition as report } from './report.js';
 import { definition as serverKey } from './server-key.js';
 import { definition as settings } from './settings.js';
 import { definition as stats } from './stats.js';
 import { definition as unlink } from './unlink.js';
 
 /** Every slash command's registration data, without handler code: `npm run register` reads only this. */
-export const commandDefinitions: readonly CommandDefinition[] = [stats, link, unlink, serverKey, settings, help];
+export const commandDefinitions: readonly CommandDefinition[] = [
+	stats,
+	link,
+	unlink,
+	serverKey,
+	report,
+	settings,
+	help,
+];

@@ -70,9 +70,11 @@ export function seedDemoAccount(
 	const days = options.days ?? 120;
 	if (!Number.isInteger(days) || days < 1 || days > 3660) throw new RangeError('days must be an integer 1-3660');
 	const events = generateDemoEvents({ days, seed: options.seed ?? 20261121, now: options.now ?? new Date() });
-	return store.db.transaction(() => {
-		store.deleteAccount(name);
-		const { apiKey } = store.createAccount(name);
-		return { name, apiKey, events: store.importNormalizedEvents(name, events) };
-	})();
+	return store.db
+		.transaction(() => {
+			store.deleteAccount(name);
+			const { apiKey } = store.createAccount(name);
+			return { name, apiKey, events: store.importNormalizedEvents(name, events) };
+		})
+		.immediate();
 }

@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
 	unauthorized: 401,
 	not_found: 404,
 	method_not_allowed: 405,
+	request_timeout: 408,
 	request_header_fields_too_large: 431,
 	rate_limited: 429,
 	internal: 500,
@@ -46,11 +47,16 @@ export function sendError(
 	sendJson(res, isHead, ERROR_STATUS[code], { error: { code, message } }, headers);
 }
 
+const RAW_REASONS: Partial<Record<ErrorCode, string>> = {
+	request_header_fields_too_large: 'Request Header Fields Too Large',
+	request_timeout: 'Request Timeout',
+};
+
 /** A complete HTTP/1.1 error response as raw text, for sockets whose request Node could not parse. */
 export function rawErrorResponse(code: ErrorCode, message: string): string {
 	const body = JSON.stringify({ error: { code, message } });
 	const status = ERROR_STATUS[code];
-	const reason = code === 'request_header_fields_too_large' ? 'Request Header Fields Too Large' : 'Bad Request';
+	const reason = RAW_REASONS[code] ?? 'Bad Request';
 	const head = [
 		`HTTP/1.1 ${status} ${reason}`,
 		...Object.entries(COMMON_HEADERS).map(([name, value]) => `${name}: ${value}`),

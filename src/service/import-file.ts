@@ -1,39 +1,69 @@
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { InvalidEventError, parseEventLine, type NormalizedEvent } from './events.js';
+import { LineSplitter } from './line-splitter.js';
+
+/** A line longer than this is refused unread: an event is a few dozen bytes. */
+export const MAX_LINE_BYTES = 1_048_576;
+/** Clock skew tolerated between the sender and this machine before an event counts as "in the future". */
+export const FUTURE_TOLERANCE_MS = 5 * 60_000;
+/** Bad lines kept with their reason; the rest are only counted. */
+export const REPORTED_BAD_LINES = 20;
 
 /** A line of an NDJSON file that is not an event; `lineNumber` counts from 1. */
-export class EventFileError extends Error {
-	override name = 'EventFileError';
-	constructor(
-		readonly lineNumber: number,
-		reason: string,
-	) {
-		super(`line ${lineNumber}: ${reason}`);
-	}
+export interface BadLine {
+	lineNumber: number;
+	reason: string;
+}
+
+export interface ScannedEventsFile {
+	/** SHA-256 of the file's bytes, as read. */
+	sha256: Buffer;
+	/** Valid events handed to `onEvent`. */
+	events: number;
+	/** The first REPORTED_BAD_LINES bad lines. */
+	badLines: BadLine[];
+	badLineCount: number;
 }
 
 /**
- * Streams an NDJSON file of events (blank lines skipped) and validates all of it before anything is
- * stored, so a bad line costs no partial import. Throws EventFileError naming the first bad line.
+ * Streams an NDJSON file of events (blank lines skipped), hashing it and checking every line, and hands each
+ * valid event to `onEvent` while no bad line has been seen. Memory stays bounded whatever the file's size or
+ * the length of its lines. Throws when the file cannot be read, or an AbortError once `signal` aborts.
  */
-export async function readEventsFile(path: string): Promise<NormalizedEvent[]> {
-	const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
-	const events: NormalizedEvent[] = [];
-	let lineNumber = 0;
-	for await (const rawLine of lines) {
-		lineNumber += 1;
-		const line = lineNumber === 1 ? rawLine.replace(/^\uFEFF/, '') : rawLine;
-		if (line.trim() === '') continue;
-		try {
-			events.push(parseEventLine(line));
-		} catch (error) {
-			if (error instanceof InvalidEventError) {
-				lines.close();
-				throw new EventFileError(lineNumber, error.message);
+export async function scanEventsFile(
+	path: string,
+	options: { nowMs: number; onEvent: (event: NormalizedEvent) => void; signal?: AbortSignal },
+): Promise<ScannedEventsFile> {
+	const hash = createHash('sha256');
+	const notAfterMs = options.nowMs + FUTURE_TOLERANCE_MS;
+	const result: ScannedEventsFile = { sha256: Buffer.alloc(0), events: 0, badLines: [], badLineCount: 0 };
+	const badLine = (lineNumber: number, reason: string) => {
+		result.badLineCount += 1;
+		if (result.badLines.length < REPORTED_BAD_LINES) result.badLines.push({ lineNumber, reason });
+	};
+	const splitter = new LineSplitter(MAX_LINE_BYTES, {
+		badLine,
+		line(lineNumber, text) {
+			if (text.trim() === '') return;
+			let event: NormalizedEvent;
+			try {
+				event = parseEventLine(text, notAfterMs);
+			} catch (error) {
+				if (error instanceof InvalidEventError) return badLine(lineNumber, error.message);
+				throw error;
 			}
-			throw error;
-		}
+			// After a bad line nothing will be stored, so the rest is only checked.
+			if (result.badLineCount > 0) return;
+			result.events += 1;
+			options.onEvent(event);
+		},
+	});
+	for await (const chunk of createReadStream(path, { signal: options.signal })) {
+		hash.update(chunk as Buffer);
+		splitter.push(chunk as Buffer);
 	}
-	return events;
+	splitter.end();
+	result.sha256 = hash.digest();
+	return result;
 }

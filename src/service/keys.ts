@@ -1,7 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { MAX_API_KEY_LENGTH, MIN_API_KEY_LENGTH } from '../api-key.js';
 
-/** Keys longer than this are refused before hashing, so a huge header costs nothing to reject. */
-export const MAX_KEY_LENGTH = 200;
+/** Whether a bearer token could be a key at all; others are refused before hashing, so a huge header costs nothing. */
+export function hasKeyLength(apiKey: string): boolean {
+	return apiKey.length >= MIN_API_KEY_LENGTH && apiKey.length <= MAX_API_KEY_LENGTH;
+}
 
 const KEY_PREFIX = 'ask_';
 const KEY_BODY_LENGTH = 40;

@@ -1,14 +1,18 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { formatGeneratedAt, preciseNow } from './days.js';
-import { ALLOWED_METHODS, rawErrorResponse, sendError, sendJson } from './http-responses.js';
-import { MAX_KEY_LENGTH } from './keys.js';
+import { AuthFailureLimiter } from './auth-failure-limiter.js';
+import { rawErrorResponse, sendError } from './http-responses.js';
 import { RateLimiter } from './rate-limit.js';
+import { answerStatsRequest, statsClock } from './stats-request.js';
 import type { StatsStore } from './store.js';
 
-export const STATS_PATH = '/api/v1/stats';
+export { STATS_PATH } from './stats-request.js';
 /** Requests per minute per key when the caller sets nothing. */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 60;
+/** Failed authentications per client address per minute before 429, when the caller sets nothing. */
+export const DEFAULT_AUTH_FAIL_LIMIT_PER_MINUTE = 60;
+/** Time a client has to send its complete request headers before 408. */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 // Node answers 431 itself past this; a stats request needs a few hundred bytes of headers.
 const MAX_HEADER_BYTES = 8 * 1024;
 
@@ -22,6 +26,10 @@ export interface StatsServerOptions {
 	unreleased?: boolean;
 	/** Per key; 0 turns the limit off. Default 60. */
 	rateLimitPerMinute?: number;
+	/** Failed authentications per client address per minute before 429; 0 turns it off. Default 60. */
+	authFailLimitPerMinute?: number;
+	/** Headers not complete within this get 408 and the connection closed. Default 10 s. */
+	headersTimeoutMs?: number;
 	/** The stats clock; tests pin it. Default: the wall clock with microseconds. */
 	now?: () => Date;
 	/** Told about unexpected failures (answered 500); never given a key or a header. */
@@ -34,90 +42,51 @@ export interface RunningStatsServer {
 	close(): Promise<void>;
 }
 
-const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
-const CHALLENGE = 'Bearer realm="stats"';
-const INVALID_TOKEN_CHALLENGE = 'Bearer realm="stats", error="invalid_token"';
-
-/** Reads the path without query string or fragment; `/api/v1/stats/` counts as `/api/v1/stats`. */
-function isStatsPath(url: string | undefined): boolean {
-	const path = (url ?? '').split(/[?#]/, 1)[0];
-	return path === STATS_PATH || path === `${STATS_PATH}/`;
+/** The raw answer for a socket whose request never reached the handler. */
+function clientErrorResponse(error: NodeJS.ErrnoException): string {
+	if (error.code === 'HPE_HEADER_OVERFLOW') {
+		return rawErrorResponse('request_header_fields_too_large', `request headers exceed ${MAX_HEADER_BYTES} bytes`);
+	}
+	if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+		return rawErrorResponse('request_timeout', 'the request headers did not arrive in time');
+	}
+	return rawErrorResponse('bad_request', 'the request is not valid HTTP/1.1');
 }
 
 /** Starts the HTTP server of GET /api/v1/stats and resolves once it listens. */
 export async function startStatsServer(options: StatsServerOptions): Promise<RunningStatsServer> {
-	const { store, unreleased = false } = options;
-	const limiter = new RateLimiter(options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE);
-	const pinnedNow = options.now;
-	const clock = pinnedNow
-		? () => {
-				const date = pinnedNow();
-				return { date, generatedAt: formatGeneratedAt(date) };
+	const deps = {
+		store: options.store,
+		perKey: new RateLimiter(options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE),
+		failures: new AuthFailureLimiter(options.authFailLimitPerMinute ?? DEFAULT_AUTH_FAIL_LIMIT_PER_MINUTE),
+		unreleased: options.unreleased ?? false,
+		clock: statsClock(options.now),
+	};
+	const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+	const server = createServer(
+		{
+			keepAlive: true,
+			maxHeaderSize: MAX_HEADER_BYTES,
+			headersTimeout,
+			requestTimeout: Math.max(headersTimeout, 30_000),
+			// Node looks for expired headers only this often (30 s by default), which would stretch 10 s to 40.
+			connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(headersTimeout / 4))),
+		},
+		(req, res) => {
+			req.resume(); // a body is never read, but it must be drained for keep-alive to go on
+			try {
+				answerStatsRequest(req, res, deps);
+			} catch (error) {
+				options.onError?.(error);
+				if (!res.headersSent)
+					sendError(res, req.method === 'HEAD', 'internal', 'the stats service failed; try again later');
+				else res.destroy();
 			}
-		: () => {
-				const { date, microsWithinMs } = preciseNow();
-				return { date, generatedAt: formatGeneratedAt(date, microsWithinMs) };
-			};
-
-	function answerStats(req: IncomingMessage, res: ServerResponse, isHead: boolean): void {
-		if (!isStatsPath(req.url))
-			return sendError(res, isHead, 'not_found', `no resource here; the endpoint is GET ${STATS_PATH}`);
-		if (req.method !== 'GET' && req.method !== 'HEAD') {
-			return sendError(res, isHead, 'method_not_allowed', `${STATS_PATH} answers ${ALLOWED_METHODS}`, {
-				Allow: ALLOWED_METHODS,
-			});
-		}
-		if (unreleased) {
-			return sendError(res, isHead, 'feature_unavailable', 'account statistics are planned for the V2 update');
-		}
-		const header = req.headers.authorization;
-		if (header === undefined || header.trim() === '') {
-			return sendError(res, isHead, 'unauthorized', 'send Authorization: Bearer <API key>', {
-				'WWW-Authenticate': CHALLENGE,
-			});
-		}
-		const apiKey = BEARER.exec(header)?.[1];
-		if (apiKey === undefined) {
-			return sendError(res, isHead, 'unauthorized', 'the Authorization header must be "Bearer <API key>"', {
-				'WWW-Authenticate': CHALLENGE,
-			});
-		}
-		const account = apiKey.length <= MAX_KEY_LENGTH ? store.authenticate(apiKey) : null;
-		if (!account) {
-			return sendError(res, isHead, 'unauthorized', 'the API key is unknown or revoked', {
-				'WWW-Authenticate': INVALID_TOKEN_CHALLENGE,
-			});
-		}
-		const decision = limiter.take(account.id);
-		if (!decision.allowed) {
-			const seconds = String(decision.retryAfterSeconds);
-			return sendError(res, isHead, 'rate_limited', `too many requests for this key; retry in ${seconds} s`, {
-				'Retry-After': seconds,
-			});
-		}
-		const { date, generatedAt } = clock();
-		sendJson(res, isHead, 200, store.computeStatsFor(account, date, generatedAt));
-	}
-
-	const server = createServer({ keepAlive: true, maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
-		req.resume(); // a body is never read, but it must be drained for keep-alive to go on
-		const isHead = req.method === 'HEAD';
-		try {
-			answerStats(req, res, isHead);
-		} catch (error) {
-			options.onError?.(error);
-			if (!res.headersSent) sendError(res, isHead, 'internal', 'the stats service failed; try again later');
-			else res.destroy();
-		}
-	});
+		},
+	);
 	server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
 		if (!socket.writable) return socket.destroy();
-		const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-		socket.end(
-			tooLarge
-				? rawErrorResponse('request_header_fields_too_large', `request headers exceed ${MAX_HEADER_BYTES} bytes`)
-				: rawErrorResponse('bad_request', 'the request is not valid HTTP/1.1'),
-		);
+		socket.end(clientErrorResponse(error));
 	});
 
 	await new Promise<void>((resolve, reject) => {

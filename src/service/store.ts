@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { DAY_MS, formatGeneratedAt } from './days.js';
 import { EVENT_KIND, normalizeEvent, type NormalizedEvent, type StatsEvent } from './events.js';
-import { generateApiKey, hashApiKey, MAX_KEY_LENGTH } from './keys.js';
+import { generateApiKey, hashApiKey, hasKeyLength } from './keys.js';
 import { prepareDatabase } from './schema.js';
 import { computeStatsBody, statsWindow, type AccountTotals, type DayCounts, type StatsBody } from './stats-body.js';
 
@@ -34,11 +34,31 @@ export class UnknownAccountError extends Error {
 	}
 }
 
+// Prepared per import: it names the attached staging file, which exists only then.
+const COPY_STAGED = `INSERT INTO events (account_id, kind, at, external_id)
+	SELECT @account, kind, at, external_id FROM staging.staged AS s
+	WHERE s.external_id IS NULL OR NOT EXISTS
+		(SELECT 1 FROM events AS e WHERE e.account_id = @account AND e.external_id = s.external_id)
+	ORDER BY at`;
+
 const ACCOUNT_NAME = /^[\p{L}\p{N}_.-](?:[\p{L}\p{N}_. -]{0,62}[\p{L}\p{N}_.-])?$/u;
+
+/** An import already stored for an account, found by its file's digest. */
+export interface PriorImport {
+	/** ISO 8601, UTC. */
+	importedAt: string;
+	events: number;
+}
+
+/** What storing a staged import did, or why it stored nothing. */
+export type StagedImportResult =
+	| { status: 'imported'; imported: number; skippedIds: number; revokedAt: string | null }
+	| { status: 'duplicate'; prior: PriorImport };
 
 interface AccountRow {
 	id: number;
 	name: string;
+	revoked_at: number | null;
 	sends_ok: number;
 	sends_failed: number;
 	joins: number;
@@ -65,10 +85,10 @@ export class StatsStore {
 		this.sql = {
 			insertAccount: db.prepare('INSERT INTO accounts (name, key_hash, created_at) VALUES (?, ?, ?)'),
 			accountByName: db.prepare<[string], AccountRow>(
-				'SELECT id, name, sends_ok, sends_failed, joins FROM accounts WHERE name = ?',
+				'SELECT id, name, revoked_at, sends_ok, sends_failed, joins FROM accounts WHERE name = ?',
 			),
 			accountByKey: db.prepare<[Buffer], AccountRow>(
-				'SELECT id, name, sends_ok, sends_failed, joins FROM accounts WHERE key_hash = ? AND revoked_at IS NULL',
+				'SELECT id, name, revoked_at, sends_ok, sends_failed, joins FROM accounts WHERE key_hash = ? AND revoked_at IS NULL',
 			),
 			listAccounts: db.prepare<[], { name: string; created_at: number; revoked_at: number | null }>(
 				'SELECT name, created_at, revoked_at FROM accounts ORDER BY name',
@@ -95,6 +115,21 @@ export class StatsStore {
 				FROM events WHERE account_id = ? AND at >= ? AND at < ? GROUP BY day`,
 			),
 			deleteEvents: db.prepare('DELETE FROM events WHERE account_id = ?'),
+			deleteImports: db.prepare('DELETE FROM imports WHERE account_id = ?'),
+			priorImport: db.prepare<[number, Buffer], { imported_at: number; events: number }>(
+				'SELECT imported_at, events FROM imports WHERE account_id = ? AND sha256 = ? ORDER BY imported_at DESC LIMIT 1',
+			),
+			recordImport: db.prepare('INSERT INTO imports (account_id, sha256, imported_at, events) VALUES (?, ?, ?, ?)'),
+			lastEventId: db.prepare<[], { id: number | null }>('SELECT MAX(id) AS id FROM events'),
+			rollUpSince: db.prepare(`INSERT INTO daily_rollups (account_id, day, sends_ok, sends_failed, joins)
+				SELECT account_id, at / ${DAY_MS}, SUM(kind = 0), SUM(kind = 1), SUM(kind = 2)
+				FROM events WHERE id > ? GROUP BY account_id, at / ${DAY_MS}
+				ON CONFLICT (account_id, day) DO UPDATE SET sends_ok = sends_ok + excluded.sends_ok,
+				sends_failed = sends_failed + excluded.sends_failed, joins = joins + excluded.joins`),
+			totalsSince: db.prepare<[number], { ok: number; failed: number; joins: number }>(
+				`SELECT COALESCE(SUM(kind = 0), 0) AS ok, COALESCE(SUM(kind = 1), 0) AS failed,
+				COALESCE(SUM(kind = 2), 0) AS joins FROM events WHERE id > ?`,
+			),
 			deleteRollups: db.prepare('DELETE FROM daily_rollups WHERE account_id = ?'),
 			deleteAccount: db.prepare('DELETE FROM accounts WHERE id = ?'),
 		};
@@ -133,14 +168,71 @@ export class StatsStore {
 
 	/** Removes the account with its events and roll-ups; false when there was none. */
 	deleteAccount(name: string): boolean {
-		return this.db.transaction(() => {
-			const account = this.sql.accountByName.get(name);
-			if (!account) return false;
-			this.sql.deleteEvents.run(account.id);
-			this.sql.deleteRollups.run(account.id);
-			this.sql.deleteAccount.run(account.id);
-			return true;
-		})();
+		return this.db
+			.transaction(() => {
+				const account = this.sql.accountByName.get(name);
+				if (!account) return false;
+				this.sql.deleteEvents.run(account.id);
+				this.sql.deleteRollups.run(account.id);
+				this.sql.deleteImports.run(account.id);
+				this.sql.deleteAccount.run(account.id);
+				return true;
+			})
+			.immediate();
+	}
+
+	/** When a file with this digest was last imported into the account, or null. Throws UnknownAccountError. */
+	findImport(accountName: string, sha256: Buffer): PriorImport | null {
+		const row = this.sql.priorImport.get(this.requireAccount(accountName).id, sha256);
+		return row ? { importedAt: new Date(row.imported_at).toISOString(), events: row.events } : null;
+	}
+
+	/**
+	 * Copies the events of a finished ImportStaging file into the account in one transaction, the only time
+	 * an import holds the write lock: events whose id the account holds are skipped, roll-ups and totals follow,
+	 * and the file's digest is remembered. Unless `allowDuplicate`, a digest imported before stores nothing.
+	 * Throws UnknownAccountError.
+	 */
+	importStaged(
+		accountName: string,
+		staging: { path: string; sha256: Buffer; allowDuplicate: boolean; nowMs?: number },
+	): StagedImportResult {
+		this.db.prepare('ATTACH DATABASE ? AS staging').run(staging.path);
+		try {
+			return this.db
+				.transaction((): StagedImportResult => {
+					const account = this.requireAccount(accountName);
+					const prior = staging.allowDuplicate ? null : this.sql.priorImport.get(account.id, staging.sha256);
+					if (prior) {
+						return {
+							status: 'duplicate',
+							prior: { importedAt: new Date(prior.imported_at).toISOString(), events: prior.events },
+						};
+					}
+					const staged = (this.db.prepare('SELECT COUNT(*) AS n FROM staging.staged').get() as { n: number }).n;
+					const lastId = this.sql.lastEventId.get()?.id ?? 0;
+					const imported = this.db.prepare(COPY_STAGED).run({ account: account.id }).changes;
+					this.sql.rollUpSince.run(lastId);
+					const totals = this.sql.totalsSince.get(lastId) ?? { ok: 0, failed: 0, joins: 0 };
+					this.sql.addTotals.run(totals.ok, totals.failed, totals.joins, account.id);
+					this.sql.recordImport.run(account.id, staging.sha256, staging.nowMs ?? Date.now(), imported);
+					return {
+						status: 'imported',
+						imported,
+						skippedIds: staged - imported,
+						revokedAt: account.revoked_at === null ? null : new Date(account.revoked_at).toISOString(),
+					};
+				})
+				.immediate();
+		} finally {
+			this.db.exec('DETACH DATABASE staging');
+		}
+	}
+
+	/** Whether the account exists, and since when it is revoked (ISO 8601) if it is. Throws UnknownAccountError. */
+	accountState(accountName: string): { revokedAt: string | null } {
+		const row = this.requireAccount(accountName);
+		return { revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at).toISOString() };
 	}
 
 	listAccounts(): AccountSummary[] {
@@ -153,14 +245,17 @@ export class StatsStore {
 
 	/** The account of an unrevoked key, or null for an unknown, revoked or over-long key. */
 	authenticate(apiKey: string): AuthenticatedAccount | null {
-		if (apiKey.length === 0 || apiKey.length > MAX_KEY_LENGTH) return null;
+		if (!hasKeyLength(apiKey)) return null;
 		const row = this.sql.accountByKey.get(hashApiKey(apiKey));
 		return row ? { id: row.id, name: row.name, totals: toTotals(row) } : null;
 	}
 
 	/** Validates every event first, then stores them all in one transaction; returns the count. Throws InvalidEventError or UnknownAccountError. */
 	importEvents(accountName: string, events: readonly StatsEvent[]): number {
-		return this.importNormalizedEvents(accountName, events.map(normalizeEvent));
+		return this.importNormalizedEvents(
+			accountName,
+			events.map((event) => normalizeEvent(event)),
+		);
 	}
 
 	/** Stores one event with its roll-up and totals update. */
@@ -170,27 +265,29 @@ export class StatsStore {
 
 	/** Stores already validated events, roll-ups and totals in one transaction; returns the count. */
 	importNormalizedEvents(accountName: string, events: readonly NormalizedEvent[]): number {
-		return this.db.transaction(() => {
-			const account = this.requireAccount(accountName);
-			const days = new Map<number, [number, number, number]>();
-			const totals: [number, number, number] = [0, 0, 0];
-			for (const event of events) {
-				this.sql.insertEvent.run(account.id, event.kind, event.atMs);
-				const day = Math.floor(event.atMs / DAY_MS);
-				let counts = days.get(day);
-				if (!counts) days.set(day, (counts = [0, 0, 0]));
-				counts[event.kind] += 1;
-				totals[event.kind] += 1;
-			}
-			for (const [day, [ok, failed, joins]] of days) this.sql.upsertDay.run(account.id, day, ok, failed, joins);
-			this.sql.addTotals.run(
-				totals[EVENT_KIND.sendOk],
-				totals[EVENT_KIND.sendFailed],
-				totals[EVENT_KIND.join],
-				account.id,
-			);
-			return events.length;
-		})();
+		return this.db
+			.transaction(() => {
+				const account = this.requireAccount(accountName);
+				const days = new Map<number, [number, number, number]>();
+				const totals: [number, number, number] = [0, 0, 0];
+				for (const event of events) {
+					this.sql.insertEvent.run(account.id, event.kind, event.atMs);
+					const day = Math.floor(event.atMs / DAY_MS);
+					let counts = days.get(day);
+					if (!counts) days.set(day, (counts = [0, 0, 0]));
+					counts[event.kind] += 1;
+					totals[event.kind] += 1;
+				}
+				for (const [day, [ok, failed, joins]] of days) this.sql.upsertDay.run(account.id, day, ok, failed, joins);
+				this.sql.addTotals.run(
+					totals[EVENT_KIND.sendOk],
+					totals[EVENT_KIND.sendFailed],
+					totals[EVENT_KIND.join],
+					account.id,
+				);
+				return events.length;
+			})
+			.immediate();
 	}
 
 	/** The stats body of an authenticated account, read from totals and at most 30 roll-up rows. */

@@ -75,6 +75,8 @@ export async function startHarness(options: { upstreamUrl?: string; env?: Record
 		CHART_RENDERER: 'local',
 		STATS_COOLDOWN_SECONDS: '0',
 		LOG_LEVEL: 'debug',
+		// Sampling catches up the day's hours at start; tests that want it turn it on.
+		HISTORY_SAMPLING: 'off',
 		...options.env,
 	});
 	await registerBotCommands(sandbox);

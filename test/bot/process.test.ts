@@ -74,9 +74,9 @@ describe('the bot process', () => {
 		};
 		const first = startBotProcess(env, dir, REGISTER);
 		assert.equal(await first.exited, 0, first.output().stderr);
-		assert.match(first.output().stdout, new RegExp(`Registered 5 commands to guild ${guildId}`));
+		assert.match(first.output().stdout, new RegExp(`Registered 7 commands to guild ${guildId}`));
 		const ids = sandbox.registeredCommands(guildId).map((command) => command.id);
-		assert.equal(ids.length, 5);
+		assert.equal(ids.length, 7);
 		const second = startBotProcess(env, dir, REGISTER);
 		assert.equal(await second.exited, 0);
 		assert.deepEqual(

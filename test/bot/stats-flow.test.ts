@@ -31,7 +31,15 @@ describe('the bot end to end, through the Discord stand-in and the bundled stats
 
 	it('registers every command with the fixed names and options', () => {
 		const commands = h.sandbox.registeredCommands();
-		assert.deepEqual(commands.map((c) => c.name).sort(), ['help', 'link', 'server-key', 'stats', 'unlink']);
+		assert.deepEqual(commands.map((c) => c.name).sort(), [
+			'help',
+			'link',
+			'report',
+			'server-key',
+			'settings',
+			'stats',
+			'unlink',
+		]);
 		const stats = commands.find((c) => c.name === 'stats') as { options: { name: string; choices?: unknown[] }[] };
 		assert.deepEqual(
 			stats.options.map((o) => o.name),

@@ -89,6 +89,8 @@ describe('service command line', () => {
 		['account', 'list', '--verbose'],
 		['serve', '--port', 'x'],
 		['serve', '--rate-limit', '-1'],
+		['serve', '--auth-fail-limit', 'x'],
+		['account', 'rotate-key'],
 		['events', 'import', 'f.ndjson'],
 	]) {
 		test(`"${args.join(' ')}" prints the usage and exits with 2`, async () => {
@@ -111,6 +113,37 @@ describe('service command line', () => {
 			child.kill('SIGTERM');
 		}
 		assert.equal(await waitForExit(child), 0);
+	});
+
+	test('account rotate-key: the old key gets 401 at once from the running server; a revoked account is active again', async () => {
+		const created = await runCli(['account', 'create', 'rotating', '--db', db]);
+		const oldKey = KEY.exec(created.stdout)?.[0] ?? '';
+		const { child, url } = await startCliServer(['--port', '0', '--db', db, '--rate-limit', '0']);
+		const status = async (key: string) =>
+			(await sendRequest(url, { headers: { Authorization: `Bearer ${key}` } })).status;
+		try {
+			assert.equal(await status(oldKey), 200);
+			const rotated = await runCli(['account', 'rotate-key', 'rotating', '--db', db]);
+			assert.equal(rotated.code, 0, rotated.stderr);
+			const newKey = KEY.exec(rotated.stdout)?.[0] ?? '';
+			assert.ok(newKey && newKey !== oldKey);
+			assert.equal(rotated.stdout.split(newKey).length, 2, 'the new key is printed once');
+			assert.equal(await status(oldKey), 401);
+			assert.equal(await status(newKey), 200);
+
+			assert.equal((await runCli(['account', 'revoke', 'rotating', '--db', db])).code, 0);
+			assert.equal(await status(newKey), 401);
+			const reactivated = await runCli(['account', 'rotate-key', 'rotating', '--db', db]);
+			assert.match(reactivated.stdout, /revoked at .* is active again/);
+			assert.equal(await status(KEY.exec(reactivated.stdout)?.[0] ?? ''), 200);
+			assert.match((await runCli(['account', 'list', '--db', db])).stdout, /^rotating\t\S+\tno$/m);
+		} finally {
+			child.kill('SIGTERM');
+		}
+		await waitForExit(child);
+		const unknown = await runCli(['account', 'rotate-key', 'nobody', '--db', db]);
+		assert.equal(unknown.code, 1);
+		assert.match(unknown.stderr, /no account named "nobody"/);
 	});
 
 	test('serve --unreleased answers 503 feature_unavailable', async () => {

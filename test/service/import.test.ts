@@ -46,7 +46,7 @@ describe('event import', () => {
 		);
 		const result = await runCli(['events', 'import', file, '--account', 'acme', '--db', db]);
 		assert.equal(result.code, 1);
-		assert.match(result.stderr, /line 5\b/);
+		assert.match(result.stderr, /bad\.ndjson:5: /);
 		assert.equal(countEvents(db), 0);
 	});
 
@@ -64,7 +64,7 @@ describe('event import', () => {
 			writeFileSync(file, `{"type":"join","at":"2026-11-20T10:00:00Z"}\n${line}\n`);
 			const result = await runCli(['events', 'import', file, '--account', 'acme', '--db', db]);
 			assert.equal(result.code, 1);
-			assert.match(result.stderr, /line 2\b/);
+			assert.match(result.stderr, /\.ndjson:2: /);
 			assert.equal(countEvents(db), 0);
 		});
 	}

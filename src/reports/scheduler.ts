@@ -1,0 +1,144 @@
+import { CATCH_UP_MS, type ReportRecord } from './report-record.js';
+import type { ReportStore } from './report-store.js';
+import { latestDueIn, localSlot, nextDueAfter } from './schedule.js';
+
+/** How often the store is read again, so reports added or removed by another process are seen. */
+const RESCAN_MS = 60_000;
+/** The once-per-slot claim outlives the catch-up window by far; the slot key holds the local date anyway. */
+const SLOT_CLAIM_TTL_MS = 2 * 86_400_000;
+
+export interface SchedulerLog {
+	info(fields: object, message: string): void;
+	warn(fields: object, message: string): void;
+}
+
+export interface ReportSchedulerOptions {
+	reports: Pick<ReportStore, 'listAll'>;
+	/** True for the one caller, across every process sharing the store, that first claims `key`. */
+	claimOnce: (key: string, ttlMs: number) => Promise<boolean>;
+	/** Posts one due report; called at most once per report and slot in total. Errors are logged. */
+	post: (record: ReportRecord, dueAt: number, slot: string) => Promise<void>;
+	/** Epoch ms. */
+	now: () => number;
+	/** Calls `fn` after `ms`; returns a function that cancels it. */
+	setTimer: (fn: () => void, ms: number) => () => void;
+	log: SchedulerLog;
+	/** How often the store is read again at the latest; one minute unless a test wants fewer scans. */
+	rescanMs?: number;
+}
+
+export interface ReportScheduler {
+	start(): void;
+	/** Stops after the post in flight, if any; resolves once idle. */
+	stop(): Promise<void>;
+}
+
+export const reportSlotClaimKey = (record: Pick<ReportRecord, 'guildId' | 'channelId'>, slot: string): string =>
+	`report-post:${record.guildId}:${record.channelId}:${slot}`;
+
+/**
+ * Posts each report at its due local time. Every process runs one and reads all reports; the due time is
+ * claimed in the store under (report, local date and time), so exactly one process posts it. On start, and
+ * on every scan, a due time up to an hour old that nobody posted is posted late (never one from before the
+ * report was added or resumed). Posts go one after another, which spreads a burst of 09:00 reports.
+ */
+export function createReportScheduler(options: ReportSchedulerOptions): ReportScheduler {
+	const { now, log } = options;
+	/** Slots this process already settled (posted, lost to another process, or failed): no second claim. */
+	const settled = new Map<string, number>();
+	let running = false;
+	let loop: Promise<void> | null = null;
+	let wake: (() => void) | null = null;
+
+	const sleep = async (ms: number) =>
+		new Promise<void>((resolve) => {
+			const cancel = options.setTimer(
+				() => {
+					wake = null;
+					resolve();
+				},
+				Math.max(0, ms),
+			);
+			wake = () => {
+				cancel();
+				wake = null;
+				resolve();
+			};
+		});
+
+	const runDue = async (record: ReportRecord, time: number) => {
+		const dueAt = latestDueIn(record, Math.max(time - CATCH_UP_MS, record.since), time);
+		if (dueAt === null) return;
+		const slot = localSlot(record.timezone, dueAt);
+		const claimKey = reportSlotClaimKey(record, slot);
+		if (settled.has(claimKey)) return;
+		let won: boolean;
+		try {
+			won = await options.claimOnce(claimKey, SLOT_CLAIM_TTL_MS);
+		} catch (error) {
+			// Not settled: the next scan tries again while the slot is within the hour.
+			log.warn(
+				{ guildId: record.guildId, channelId: record.channelId, error: errorName(error) },
+				'report claim failed',
+			);
+			return;
+		}
+		settled.set(claimKey, dueAt);
+		if (!won) return;
+		try {
+			await options.post(record, dueAt, slot);
+		} catch (error) {
+			log.warn(
+				{ guildId: record.guildId, channelId: record.channelId, slot, error: errorName(error) },
+				'report not posted',
+			);
+		}
+	};
+
+	/** One pass over every report; returns when the next report falls due. */
+	const scan = async (): Promise<number | null> => {
+		let next: number | null = null;
+		for await (const record of options.reports.listAll()) {
+			if (!running) break;
+			if (record.paused) continue;
+			await runDue(record, now());
+			const due = nextDueAfter(record, now());
+			if (due !== null && (next === null || due < next)) next = due;
+		}
+		for (const [key, dueAt] of settled) if (dueAt < now() - CATCH_UP_MS) settled.delete(key);
+		return next;
+	};
+
+	const run = async () => {
+		while (running) {
+			const started = now();
+			let next: number | null = null;
+			try {
+				next = await scan();
+			} catch (error) {
+				log.warn({ error: errorName(error) }, 'report scan failed');
+			}
+			if (!running) break;
+			const wakeAt = Math.min(next ?? Number.POSITIVE_INFINITY, started + (options.rescanMs ?? RESCAN_MS));
+			await sleep(wakeAt - now());
+		}
+	};
+
+	return {
+		start: () => {
+			if (running) return;
+			running = true;
+			loop = run();
+		},
+		stop: async () => {
+			running = false;
+			wake?.();
+			await loop;
+			loop = null;
+		},
+	};
+}
+
+function errorName(error: unknown): string {
+	return error instanceof Error ? error.name : typeof error;
+}

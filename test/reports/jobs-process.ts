@@ -1,0 +1,76 @@
+// One bot process's background jobs on a shared store, with its own hand-moved clock: waits for "go", runs
+// the report scheduler or the history sampler from `start` to `end`, and reports every post or sample.
+import { createKeyedMutex } from '../../src/history/keyed-mutex.js';
+import type { BotContext } from '../../src/interactions/context.js';
+import { createSettingsStore } from '../../src/settings/settings-store.js';
+import { startHistorySampler } from '../../src/history/run-sampler.js';
+import { createLinkStore } from '../../src/links/link-store.js';
+import type { LinkedKey, LinkStore } from '../../src/links/types.js';
+import { createLogger } from '../../src/logger.js';
+import { startBackgroundJobs } from '../../src/reports/background-jobs.js';
+import { openCoordinator } from '../../src/store/coordination.js';
+import { openStores } from '../../src/store/open-stores.js';
+import { makeSnapshot } from '../history/snapshots.js';
+import { ManualClock } from './manual-clock.js';
+
+const [mode = '', storeUrl = '', prefix = '', start = '0', end = '0', secretHex = ''] = process.argv.slice(2);
+const secret = Buffer.from(secretHex, 'hex');
+const clock = new ManualClock(Number(start));
+const stores = await openStores(storeUrl, { namespacePrefix: prefix });
+const coordinator = await openCoordinator(storeUrl, { namespacePrefix: prefix, now: clock.now });
+const send = async (message: object) => new Promise<void>((resolve) => process.send?.(message, () => resolve()));
+
+const snapshot = makeSnapshot({ generatedAt: new Date(Number(start)).toISOString(), breakdown: { '2026-11-23': 5 } });
+const serverLinks = {
+	getServerKey: async (): Promise<LinkedKey> => ({
+		apiKey: 'server-key-000000000000000',
+		info: { accountName: 'acme', linkedAt: 0, verified: true, linkedBy: null, keyHint: '0000' },
+	}),
+} as unknown as LinkStore;
+
+const ctx = {
+	config: {
+		historySampling: mode === 'sampler',
+		historySamplePerMinute: 600,
+		linkSecret: secret,
+	} as BotContext['config'],
+	links:
+		mode === 'sampler'
+			? createLinkStore({ keyv: stores.links, secret, verifyKey: async () => ({ accountName: 'acme' }) })
+			: serverLinks,
+	stats: {
+		fetchSnapshot: async (apiKey: string) => {
+			if (mode === 'sampler') await send({ sample: { apiKey, at: clock.now() } });
+			return { snapshot, fetchedAt: clock.now(), isStale: false };
+		},
+	},
+	renderer: { name: 'none', render: async () => null, close: async () => undefined },
+	history: { record: async () => undefined } as unknown as BotContext['history'],
+	coordinator,
+	stores,
+	cooldowns: {} as BotContext['cooldowns'],
+	settings: createSettingsStore({ keyv: stores.settings, withLock: createKeyedMutex() }),
+	guildApi: {} as BotContext['guildApi'],
+	log: createLogger('silent'),
+} satisfies BotContext;
+
+await send({ ready: true });
+process.once('message', async ({ startAt }: { startAt: number }) => {
+	// Both processes start at the same wall-clock moment, so their claims overlap.
+	await new Promise((resolve) => setTimeout(resolve, Math.max(0, startAt - Date.now())));
+	const jobs =
+		mode === 'sampler'
+			? startHistorySampler(ctx, clock)
+			: startBackgroundJobs(ctx, {
+					clock,
+					rescanMs: 10 * 60_000,
+					postMessage: async (channelId, message) =>
+						send({ post: { channelId, nonce: message.nonce, at: clock.now() } }),
+				});
+	await clock.runUntil(Number(end));
+	await jobs?.stop();
+	await coordinator.close();
+	await stores.close();
+	await send({ done: true });
+	process.disconnect();
+});
