@@ -17,23 +17,10 @@ interface ChildFigures {
 
 function runChild(mode: 'bot' | 'plain', apiUrl: string, token: string): Promise<ChildFigures> {
 	return new Promise((resolve, reject) => {
-		const child = spawn(
-			process.execPath,
-			[
-				'--expose-gc',
-				'--disable-warning=UnsupportedCacheOverwriteWarning',
-				'--import',
-				TSX,
-				CHILD,
-				mode,
-				apiUrl,
-				token,
-			],
-			{
-				env: { ...process.env, BENCH_STARTED_AT: String(Date.now()) },
-				stdio: ['ignore', 'pipe', 'inherit'],
-			},
-		);
+		const child = spawn(process.execPath, ['--expose-gc', '--import', TSX, CHILD, mode, apiUrl, token], {
+			env: { ...process.env, BENCH_STARTED_AT: String(Date.now()) },
+			stdio: ['ignore', 'pipe', 'inherit'],
+		});
 		let out = '';
 		child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
 		child.on('exit', (code) => {

@@ -33,12 +33,7 @@ async function startBotProcess(env: Record<string, string>): Promise<BotProcess>
 
 async function startChild(path: string, args: string[]): Promise<BotProcess> {
 	const child = fork(path, args, {
-		execArgv: [
-			'--disable-warning=UnsupportedCacheOverwriteWarning',
-			'--import',
-			TSX,
-			...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []),
-		],
+		execArgv: ['--import', TSX, ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [])],
 		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 	});
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -1,4 +1,5 @@
 import type { CommandModule } from '../src/interactions/command-module.js';
+import * as exportCommand from './export.js';
 import * as help from './help.js';
 import * as link from './link.js';
 import * as report from './report.js';
@@ -8,4 +9,13 @@ import * as stats from './stats.js';
 import * as unlink from './unlink.js';
 
 /** Every slash command with its handlers; the bot's transports route interactions to these. */
-export const commandModules: readonly CommandModule[] = [stats, link, unlink, serverKey, report, settings, help];
+export const commandModules: readonly CommandModule[] = [
+	stats,
+	link,
+	unlink,
+	serverKey,
+	report,
+	help,
+	exportCommand,
+	settings,
+];

@@ -9,6 +9,7 @@ import type { CommandInteraction, ModalInteraction } from '../src/interactions/t
 import { UserFacingError } from '../src/interactions/user-facing-error.js';
 import type { LinkStatus } from '../src/links/types.js';
 import { sanitizeAccountName } from '../src/render/embed.js';
+import { forgetHistoryAfterUnlink } from '../src/stats/forget-history.js';
 
 export { definition } from './definitions/server-key.js';
 
@@ -21,7 +22,9 @@ export async function execute(interaction: CommandInteraction, ctx: BotContext):
 	}
 	await interaction.defer('private');
 	if (interaction.subcommand === 'remove') {
+		const link = await ctx.links.getServerLink(guildId).catch(() => null);
 		const removed = await ctx.links.removeServerLink(guildId);
+		if (removed) await forgetHistoryAfterUnlink(ctx, link?.accountName ?? null);
 		await interaction.editReply({ content: t(removed ? 'serverKey.removed' : 'serverKey.nothingToRemove') });
 		return;
 	}

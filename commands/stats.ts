@@ -1,13 +1,14 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
 import type { BotContext } from '../src/interactions/context.js';
 import { replyIfCoolingDown } from '../src/interactions/cooldown-reply.js';
+import { memberTranslator } from '../src/interactions/member-language.js';
 import type { ComponentInteraction, CommandInteraction, RepliableInteraction } from '../src/interactions/types.js';
 import { UserFacingError } from '../src/interactions/user-facing-error.js';
-import { memberTranslator } from '../src/interactions/member-language.js';
 import { mayPostHere } from '../src/settings/access.js';
-import { serverLanguage } from '../src/settings/language.js';
+import type { ServerSettings } from '../src/settings/settings-record.js';
 import { requireScopeAllowed, requireSharePress, settingsOf, shareDestination } from '../src/settings/stats-access.js';
-import { isChartDays, parseStatsRequest, type StatsRequest } from '../src/stats/request.js';
+import { privateLocale, publicLocale } from '../src/stats/public-locale.js';
+import { isStatsDays, isStatsMetric, parseStatsRequest, type StatsRequest } from '../src/stats/request.js';
 import { isStatsScope } from '../src/stats/scope.js';
 import { showStats } from '../src/stats/show-stats.js';
 import type { StatsReply } from '../src/stats/stats-reply.js';
@@ -15,9 +16,12 @@ import type { StatsReply } from '../src/stats/stats-reply.js';
 export { definition } from './definitions/stats.js';
 
 export async function execute(interaction: CommandInteraction, ctx: BotContext): Promise<void> {
-	const scope = interaction.options.string('scope');
-	const days = interaction.options.integer('days');
-	parseStatsRequest({ scope, days }); // a wrong option is answered at once, before any store is read
+	const asked = {
+		scope: interaction.options.string('scope'),
+		days: interaction.options.integer('days'),
+		metric: interaction.options.string('metric'),
+	};
+	parseStatsRequest(asked); // a wrong option is answered at once, before any store is read
 	const share = interaction.options.boolean('share') ?? false;
 	if (await replyIfCoolingDown(interaction, ctx, 'stats')) return;
 	// Deferred privately even when sharing, so any failure or refusal stays private.
@@ -25,12 +29,15 @@ export async function execute(interaction: CommandInteraction, ctx: BotContext):
 		() => interaction.defer('private'),
 		async () => {
 			const settings = await settingsOf(ctx, interaction.guildId);
-			const request = parseStatsRequest({ scope, days: days ?? settings.defaultDays });
+			const request = parseStatsRequest({
+				scope: asked.scope,
+				days: asked.days ?? settings.defaultDays,
+				metric: asked.metric ?? settings.defaultMetric,
+			});
 			requireScopeAllowed(interaction, settings, request.scope);
 			const destination = share ? shareDestination(interaction, settings) : null;
-			const locale =
-				destination?.kind === 'public' ? serverLanguage(settings, interaction.guildLocale) : interaction.locale;
-			const reply = await statsReply(interaction, ctx, request, interaction.userId, locale);
+			const isPublic = destination?.kind === 'public';
+			const reply = await statsReply(interaction, ctx, request, interaction.userId, isPublic ? settings : null);
 			return { settings, request, destination, reply };
 		},
 	);
@@ -39,41 +46,40 @@ export async function execute(interaction: CommandInteraction, ctx: BotContext):
 		return;
 	}
 	if (destination?.kind === 'private') {
-		const content = memberTranslator(interaction)('refusal.shareChannelPrivateCopy', {
-			channelId: destination.channelId,
-		});
+		const t = memberTranslator(interaction);
+		const content = t('refusal.shareChannelPrivateCopy', { channelId: destination.channelId });
 		await interaction.editReply({ ...reply, content, components: [] });
 		return;
 	}
 	// A share button in a DM would post to the same private conversation, and one the rules would refuse is
-	// noise: offer it only where a press could post. The press is checked again.
+	// noise: offer it only where a press could post now. The press is checked again.
 	const offer = interaction.guildId !== null && mayPostHere(interaction, settings);
-	await interaction.editReply({ ...reply, components: offer ? [shareButton(interaction.userId, request)] : [] });
+	await interaction.editReply({ ...reply, components: offer ? [shareButton(interaction, request)] : [] });
 }
 
 /**
- * "Share in channel": posts a public copy of the owner's private reply as a new message. The press
- * is acknowledged as an update of the private message, which then loses its button: a press adds
- * no message of its own and cannot post duplicates.
+ * "Share in channel": posts a public copy of the owner's private reply as a new message, in the server's
+ * language. The press is acknowledged as an update of the private message, which then loses its button: a
+ * press adds no message of its own and cannot post duplicates.
  */
 export async function onButton(interaction: ComponentInteraction, ctx: BotContext): Promise<void> {
-	const [, action, ownerId, scope, days] = interaction.customId.split(':');
-	if (action !== 'share' || !ownerId || !isStatsScope(scope) || !isChartDays(Number(days))) {
+	// Buttons from before `metric` existed carry five parts and showed sends.
+	const [, action, ownerId, scope, days, metric = 'sends'] = interaction.customId.split(':');
+	if (action !== 'share' || !ownerId || !isStatsScope(scope) || !isStatsDays(Number(days)) || !isStatsMetric(metric)) {
 		throw new UserFacingError('stats.buttonOutdated');
 	}
 	if (interaction.userId !== ownerId) {
 		throw new UserFacingError('stats.notOwner');
 	}
 	if (await replyIfCoolingDown(interaction, ctx, 'share')) return;
-	const request = parseStatsRequest({ scope, days: Number(days) });
+	const request = parseStatsRequest({ scope, days: Number(days), metric });
 	const reply = await acknowledgeThen(
 		() => interaction.deferUpdate(),
 		async () => {
-			// The member as they are now: roles and permissions may have changed since the reply.
+			// The member as Discord describes them with this press: roles may have changed since the reply.
 			const settings = await settingsOf(ctx, interaction.guildId);
 			requireSharePress(interaction, settings, request.scope);
-			const locale = serverLanguage(settings, interaction.guildLocale);
-			return statsReply(interaction, ctx, request, ownerId, locale);
+			return statsReply(interaction, ctx, request, ownerId, settings);
 		},
 	);
 	await interaction.followUp(reply, 'public');
@@ -93,14 +99,28 @@ async function acknowledgeThen<T>(acknowledge: () => Promise<unknown>, work: () 
 	return result;
 }
 
+/**
+ * A public copy (given the server's settings) is worded for the channel, in the server's language, and names
+ * who posted it; a private one (null) follows the member's language.
+ */
 function statsReply(
 	interaction: RepliableInteraction,
 	ctx: BotContext,
 	request: StatsRequest,
 	userId: string,
-	locale: string,
+	publicFor: ServerSettings | null,
 ): Promise<StatsReply> {
-	return showStats(ctx, { scope: request.scope, userId, guildId: interaction.guildId }, { ...request, locale });
+	const isPublic = publicFor !== null;
+	return showStats(
+		ctx,
+		{ scope: request.scope, userId, guildId: interaction.guildId },
+		{
+			days: request.days,
+			metric: request.metric,
+			locale: publicFor ? publicLocale(interaction, publicFor) : privateLocale(interaction),
+			sharedBy: isPublic ? userId : null,
+		},
+	);
 }
 
 /**
@@ -108,16 +128,18 @@ function statsReply(
  * deferred (private) message itself, so only a follow-up sent after the edit is a new public message.
  */
 async function postPublicly(interaction: RepliableInteraction, reply: StatsReply): Promise<void> {
-	await interaction.editReply({ content: 'Posted in the channel.', embeds: [], components: [], files: [] });
+	const content = memberTranslator(interaction)('stats.postedInChannel');
+	await interaction.editReply({ content, embeds: [], components: [], files: [] });
 	await interaction.followUp(reply, 'public');
 }
 
-function shareButton(ownerId: string, request: StatsRequest) {
+function shareButton(interaction: RepliableInteraction, request: StatsRequest) {
+	const { scope, days, metric } = request;
 	return new ActionRowBuilder<ButtonBuilder>()
 		.addComponents(
 			new ButtonBuilder()
-				.setCustomId(`stats:share:${ownerId}:${request.scope}:${request.days}`)
-				.setLabel('Share in channel')
+				.setCustomId(`stats:share:${interaction.userId}:${scope}:${days}:${metric}`)
+				.setLabel(memberTranslator(interaction)('buttons.share'))
 				.setStyle(ButtonStyle.Secondary),
 		)
 		.toJSON();

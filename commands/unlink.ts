@@ -1,12 +1,15 @@
 import type { BotContext } from '../src/interactions/context.js';
 import { memberTranslator } from '../src/interactions/member-language.js';
 import type { CommandInteraction } from '../src/interactions/types.js';
+import { forgetHistoryAfterUnlink } from '../src/stats/forget-history.js';
 
 export { definition } from './definitions/unlink.js';
 
 export async function execute(interaction: CommandInteraction, ctx: BotContext): Promise<void> {
 	await interaction.defer('private');
+	const link = await ctx.links.getUserLink(interaction.userId).catch(() => null);
 	const removed = await ctx.links.removeUserLink(interaction.userId);
+	if (removed) await forgetHistoryAfterUnlink(ctx, link?.accountName ?? null);
 	const t = memberTranslator(interaction);
 	await interaction.editReply({ content: t(removed ? 'unlink.removed' : 'unlink.nothing') });
 }

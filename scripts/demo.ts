@@ -1,5 +1,6 @@
 // `npm run demo`: the whole product offline. The bundled stats service with demo data, the local
-// Discord stand-in and the real bot; plays the member flows and writes what Discord would show.
+// Discord stand-in and the real bot; plays the member flows once per language and writes what
+// Discord would show: demo-output/<locale>/ (JSON, PNGs, the CSV export, an HTML page).
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,40 +8,53 @@ import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { startBot } from '../src/bot/start.js';
 import { loadConfig } from '../src/config.js';
-import { openStatsStore, seedDemoAccount, startStatsServer } from '../src/service/index.js';
+import { LOCALES, type Locale } from '../src/i18n/index.js';
+import { buildReportPost, reportNonce } from '../src/reports/report-post.js';
+import { parseReportRecord, reportKey } from '../src/reports/report-record.js';
+import { restPostMessage } from '../src/reports/rest-post-message.js';
+import { generateDemoEvents, openStatsStore, seedDemoAccount, startStatsServer } from '../src/service/index.js';
 import { registerBotCommands } from '../test/bot/harness.js';
 import { startDiscordSandbox, type InteractionHandle, type SandboxMessage } from '../sandbox/index.js';
-import { renderDemoPage, type DemoStep } from './demo/html-page.js';
+import { startFaultyUpstream, type UpstreamMode } from './demo/faulty-upstream.js';
+import { renderDemoPage, renderLanguageIndex, type DemoStep } from './demo/html-page.js';
+import { seedDemoHistory } from './demo/seed-history.js';
 
 const OUTPUT_DIR = resolve('demo-output');
-const MEMBER = '400000000000000001';
-const ADMIN = '400000000000000002';
 const MANAGE_SERVER = (1n << 5n).toString();
+const HISTORY_DAYS = 120;
+const NOW = new Date();
 
 const work = mkdtempSync(join(tmpdir(), 'adstats-demo-'));
 rmSync(OUTPUT_DIR, { recursive: true, force: true });
-mkdirSync(join(OUTPUT_DIR, 'replies'), { recursive: true });
-mkdirSync(join(OUTPUT_DIR, 'charts'), { recursive: true });
 
 const store = openStatsStore(join(work, 'service.sqlite'));
-const memberAccount = seedDemoAccount(store, { name: 'Nova Ads', seed: 7 });
-const serverAccount = seedDemoAccount(store, { name: 'Pixel Community', seed: 11 });
+const accounts = {
+	member: { name: 'Nova Ads', seed: 7 },
+	server: { name: 'Pixel Community', seed: 11 },
+};
+const memberAccount = seedDemoAccount(store, { ...accounts.member, days: HISTORY_DAYS, now: NOW });
+const serverAccount = seedDemoAccount(store, { ...accounts.server, days: HISTORY_DAYS, now: NOW });
 const service = await startStatsServer({ store, port: 0 });
+const upstream = await startFaultyUpstream(service.url);
 const sandbox = await startDiscordSandbox({ guildCount: 1 });
+const guild = sandbox.guilds[0]!;
 const logLines: string[] = [];
 const bot = await (async () => {
 	const config = loadConfig({
 		DISCORD_TOKEN: sandbox.token,
 		DISCORD_APPLICATION_ID: sandbox.applicationId,
 		DISCORD_API_URL: sandbox.apiUrl,
-		STATS_API_BASE_URL: service.url,
+		STATS_API_BASE_URL: upstream.url,
 		STORE_URL: `sqlite://${join(work, 'bot.sqlite')}`,
 		LINK_SECRET: randomBytes(32).toString('hex'),
 		CHART_RENDERER: 'local',
 		STATS_COOLDOWN_SECONDS: '0',
+		// Short, so the failure steps meet the endpoint instead of a cached snapshot.
+		STATS_CACHE_TTL_SECONDS: '1',
+		HISTORY_SAMPLING: 'off',
 		LOG_LEVEL: 'info',
 	});
-	const registered = await registerBotCommands(sandbox, sandbox.guildIds[0]!);
+	const registered = await registerBotCommands(sandbox, guild.id);
 	console.log(`Registered ${registered.map((command) => `/${command.name}`).join(', ')}`);
 	const logs = new Writable({
 		write(chunk: Buffer, _encoding, done) {
@@ -51,32 +65,232 @@ const bot = await (async () => {
 	return startBot(config, { logDestination: logs });
 })();
 
-const steps: DemoStep[] = [];
+/** The bot has kept the accounts' history since they started advertising (as its daily sampler would). */
+async function seedHistories(): Promise<void> {
+	for (const account of Object.values(accounts)) {
+		await seedDemoHistory(bot.ctx.history, {
+			user: account.name,
+			events: generateDemoEvents({ days: HISTORY_DAYS, seed: account.seed, now: NOW }),
+			now: NOW,
+			days: HISTORY_DAYS - 1,
+		});
+	}
+}
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+const publicMessages = () => sandbox.channelMessages(guild.defaultChannelId);
 let chartCount = 0;
 
-/** Saves the message as JSON (and its PNGs) and adds it to the page. */
-function record(title: string, command: string, message: SandboxMessage): void {
-	const slug = `${String(steps.length + 1).padStart(2, '0')}-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
-	const images: Record<string, string> = {};
-	for (const file of message.files) {
-		chartCount += 1;
-		const path = `charts/${slug}-${file.name}`;
-		writeFileSync(join(OUTPUT_DIR, path), file.bytes);
-		images[file.name] = path;
-	}
-	const { files: _files, ...body } = message;
-	writeFileSync(join(OUTPUT_DIR, 'replies', `${slug}.json`), `${JSON.stringify(body, null, 2)}\n`);
-	const buttons = JSON.stringify(message.components).match(/"label":"([^"]+)"/g) ?? [];
-	steps.push({
-		title,
-		command,
-		isPrivate: message.isEphemeral,
-		content: message.content,
-		embeds: message.embeds,
-		buttons: buttons.map((label) => label.slice(9, -1)),
-		images,
+/** One language's pass: its own members, so every step (before linking included) is shown. */
+async function playFlows(locale: Locale, index: number): Promise<DemoStep[]> {
+	const dir = join(OUTPUT_DIR, locale);
+	mkdirSync(join(dir, 'replies'), { recursive: true });
+	mkdirSync(join(dir, 'files'), { recursive: true });
+	const member = `4000000000000${String(index).padStart(2, '0')}01`;
+	const admin = `4000000000000${String(index).padStart(2, '0')}02`;
+	const where = { locale, guildLocale: locale };
+	const steps: DemoStep[] = [];
+	// The previous pass ended with /unlink, which forgets a history no other link reads.
+	await seedHistories();
+
+	const record = (title: string, command: string, message: SandboxMessage): void => {
+		const slug = `${String(steps.length + 1).padStart(2, '0')}-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+		const images: Record<string, string> = {};
+		const files: Record<string, string> = {};
+		for (const file of message.files) {
+			const path = `files/${slug}-${file.name}`;
+			writeFileSync(join(dir, path), file.bytes);
+			if (file.name.endsWith('.png')) {
+				chartCount += 1;
+				images[file.name] = path;
+			} else files[file.name] = path;
+		}
+		const { files: _files, ...body } = message;
+		writeFileSync(join(dir, 'replies', `${slug}.json`), `${JSON.stringify(body, null, 2)}\n`);
+		const buttons = JSON.stringify(message.components).match(/"label":"([^"]+)"/g) ?? [];
+		steps.push({
+			title,
+			command,
+			isPrivate: message.isEphemeral,
+			content: message.content,
+			embeds: message.embeds,
+			buttons: buttons.map((label) => label.slice(9, -1)),
+			images,
+			files,
+		});
+		if (locale === 'en-US')
+			console.log(`  ${message.isEphemeral ? 'private' : 'public '}  ${command}: ${summarize(message)}`);
+	};
+	const run = (options: Parameters<typeof sandbox.dispatchCommand>[0]) =>
+		sandbox.dispatchCommand({ ...where, ...options }).finalMessage(20_000);
+	const submitModal = async (command: InteractionHandle, key: string, userId: string, permissions?: string) => {
+		const modal = await command.firstResponse();
+		if (modal.type !== 9) throw new Error('expected a modal');
+		return sandbox
+			.dispatchModalSubmit({
+				...where,
+				customId: String(modal.data.custom_id),
+				fields: { 'api-key': key },
+				userId,
+				permissions,
+			})
+			.finalMessage(20_000);
+	};
+	const waitForPublicPost = async (handle: InteractionHandle) => {
+		const before = publicMessages().length;
+		await handle.waitFor((h) => h.followUps.some((f) => f.status < 300), 20_000);
+		return publicMessages()
+			.slice(before - 1)
+			.at(-1)!;
+	};
+
+	record('Stats before linking', '/stats', await run({ name: 'stats', userId: member }));
+	record(
+		'Link a key with the form',
+		'/link',
+		await submitModal(
+			sandbox.dispatchCommand({ ...where, name: 'link', userId: member }),
+			memberAccount.apiKey,
+			member,
+		),
+	);
+	const privateStats = await run({ name: 'stats', userId: member });
+	record('Private stats with chart', '/stats', privateStats);
+	record(
+		'90 days from the history',
+		'/stats days:90',
+		await run({ name: 'stats', userId: member, options: [{ name: 'days', type: 4, value: 90 }] }),
+	);
+	record(
+		'Joins per day',
+		'/stats metric:joins',
+		await run({ name: 'stats', userId: member, options: [{ name: 'metric', type: 3, value: 'joins' }] }),
+	);
+	record(
+		'Conversion over 180 days',
+		'/stats days:180 metric:conversion',
+		await run({
+			name: 'stats',
+			userId: member,
+			options: [
+				{ name: 'days', type: 4, value: 180 },
+				{ name: 'metric', type: 3, value: 'conversion' },
+			],
+		}),
+	);
+
+	const shareId =
+		JSON.stringify(privateStats.components).match(/stats:share:[^"]+/)?.[0] ?? `stats:share:${member}:me:30:sends`;
+	const share = sandbox.dispatchButton({ ...where, customId: shareId, userId: member, messageId: privateStats.id });
+	record('Share button: public copy', 'Share in channel', await waitForPublicPost(share));
+	const shared = sandbox.dispatchCommand({
+		...where,
+		name: 'stats',
+		userId: member,
+		options: [
+			{ name: 'days', type: 4, value: 14 },
+			{ name: 'share', type: 5, value: true },
+		],
 	});
-	console.log(`  ${message.isEphemeral ? 'private' : 'public '}  ${command}: ${summarize(message)}`);
+	record('Shared 14-day chart', '/stats days:14 share:true', await waitForPublicPost(shared));
+	record(
+		'Export as CSV',
+		'/export days:30',
+		await run({ name: 'export', userId: member, options: [{ name: 'days', type: 4, value: 30 }] }),
+	);
+
+	record(
+		'Server key without Manage Server',
+		'/server-key set',
+		await run({ name: 'server-key', subcommand: 'set', userId: member }),
+	);
+	record(
+		'Server key set by an admin',
+		'/server-key set',
+		await submitModal(
+			sandbox.dispatchCommand({
+				...where,
+				name: 'server-key',
+				subcommand: 'set',
+				userId: admin,
+				permissions: MANAGE_SERVER,
+			}),
+			serverAccount.apiKey,
+			admin,
+			MANAGE_SERVER,
+		),
+	);
+	record(
+		'Server key status',
+		'/server-key status',
+		await run({ name: 'server-key', subcommand: 'status', userId: admin, permissions: MANAGE_SERVER }),
+	);
+	record(
+		"The server's stats",
+		'/stats scope:server days:7',
+		await run({
+			name: 'stats',
+			userId: admin,
+			options: [
+				{ name: 'scope', type: 3, value: 'server' },
+				{ name: 'days', type: 4, value: 7 },
+			],
+		}),
+	);
+
+	record(
+		'Weekly report: the preview',
+		'/report add every:weekly',
+		await run({
+			name: 'report',
+			subcommand: 'add',
+			userId: admin,
+			permissions: MANAGE_SERVER,
+			options: [
+				{ name: 'channel', type: 7, value: guild.defaultChannelId },
+				{ name: 'every', type: 3, value: 'weekly' },
+				{ name: 'hour', type: 4, value: 9 },
+			],
+		}),
+	);
+	record('Weekly report: the post', 'scheduled report', await postReportNow());
+	record(
+		'Report list',
+		'/report list',
+		await run({ name: 'report', subcommand: 'list', userId: admin, permissions: MANAGE_SERVER }),
+	);
+
+	for (const [mode, title] of [
+		['rejected', 'When the key is rejected'],
+		['unreleased', 'Before the V2 update'],
+		['busy', 'When the stats service is busy'],
+		['down', 'When it is unreachable: the last snapshot, marked stale'],
+	] as [UpstreamMode, string][]) {
+		await sleep(1100); // past the cache's 1 s, so the bot asks the endpoint
+		upstream.mode = mode;
+		try {
+			record(title, '/stats', await run({ name: 'stats', userId: member }));
+		} finally {
+			upstream.mode = 'ok';
+		}
+	}
+	record('Unlink', '/unlink', await run({ name: 'unlink', userId: member }));
+	writeFileSync(join(dir, 'index.html'), renderDemoPage(steps, locale));
+	return steps;
+}
+
+/** Posts the server's weekly report now, exactly as the scheduler does at its due time. */
+async function postReportNow(): Promise<SandboxMessage> {
+	const stored = parseReportRecord(await bot.ctx.stores.reports.get(reportKey(guild.id, guild.defaultChannelId)));
+	if (!stored) throw new Error('the report was not stored');
+	const post = await buildReportPost(bot.ctx, stored);
+	const before = publicMessages().length;
+	await restPostMessage({ token: sandbox.token, apiUrl: sandbox.apiUrl })(guild.defaultChannelId, {
+		...post,
+		nonce: reportNonce(stored, `demo-${Date.now()}`),
+		enforce_nonce: true,
+	});
+	return publicMessages().slice(before).at(-1)!;
 }
 
 function summarize(message: SandboxMessage): string {
@@ -87,99 +301,22 @@ function summarize(message: SandboxMessage): string {
 	return parts.join(' | ');
 }
 
-async function submitModal(command: InteractionHandle, key: string, userId: string, permissions?: string) {
-	const modal = await command.firstResponse();
-	if (modal.type !== 9) throw new Error('expected a modal');
-	return sandbox
-		.dispatchModalSubmit({ customId: String(modal.data.custom_id), fields: { 'api-key': key }, userId, permissions })
-		.finalMessage(10_000);
-}
-
-const publicMessages = () => sandbox.channelMessages(sandbox.guilds[0]!.defaultChannelId);
-
 try {
-	console.log('Playing the member flows:');
-	record(
-		'Stats before linking',
-		'/stats',
-		await sandbox.dispatchCommand({ name: 'stats', userId: MEMBER }).finalMessage(10_000),
-	);
-	record(
-		'Link a key with the form',
-		'/link',
-		await submitModal(sandbox.dispatchCommand({ name: 'link', userId: MEMBER }), memberAccount.apiKey, MEMBER),
-	);
-	const stats = sandbox.dispatchCommand({ name: 'stats', userId: MEMBER });
-	const privateStats = await stats.finalMessage(10_000);
-	record('Private stats with chart', '/stats', privateStats);
-
-	const sharedBefore = publicMessages().length;
-	const share = sandbox.dispatchButton({
-		customId: `stats:share:${MEMBER}:me:30`,
-		userId: MEMBER,
-		messageId: privateStats.id,
-	});
-	await share.waitFor((handle) => handle.followUps.some((f) => f.status < 300), 10_000);
-	record('Share button: public copy', 'Share in channel', publicMessages()[sharedBefore]!);
-
-	const shared = sandbox.dispatchCommand({
-		name: 'stats',
-		userId: MEMBER,
-		options: [
-			{ name: 'days', type: 4, value: 14 },
-			{ name: 'share', type: 5, value: true },
-		],
-	});
-	await shared.waitFor((handle) => handle.followUps.some((f) => f.status < 300), 10_000);
-	record('Shared 14-day chart', '/stats days:14 share:true', publicMessages().at(-1)!);
-
-	record(
-		'Server key without Manage Server',
-		'/server-key set',
-		await sandbox.dispatchCommand({ name: 'server-key', subcommand: 'set', userId: MEMBER }).finalMessage(10_000),
-	);
-	record(
-		'Server key set by an admin',
-		'/server-key set',
-		await submitModal(
-			sandbox.dispatchCommand({ name: 'server-key', subcommand: 'set', userId: ADMIN, permissions: MANAGE_SERVER }),
-			serverAccount.apiKey,
-			ADMIN,
-			MANAGE_SERVER,
-		),
-	);
-	record(
-		'Server key status',
-		'/server-key status',
-		await sandbox
-			.dispatchCommand({ name: 'server-key', subcommand: 'status', userId: ADMIN, permissions: MANAGE_SERVER })
-			.finalMessage(10_000),
-	);
-	record(
-		"The server's stats",
-		'/stats scope:server days:7',
-		await sandbox
-			.dispatchCommand({
-				name: 'stats',
-				userId: ADMIN,
-				options: [
-					{ name: 'scope', type: 3, value: 'server' },
-					{ name: 'days', type: 4, value: 7 },
-				],
-			})
-			.finalMessage(10_000),
-	);
-	record('Unlink', '/unlink', await sandbox.dispatchCommand({ name: 'unlink', userId: MEMBER }).finalMessage(10_000));
-
+	console.log('Playing the member flows (shown for en-US; every language is recorded):');
+	let stepCount = 0;
+	for (const [index, locale] of LOCALES.entries()) {
+		stepCount += (await playFlows(locale, index)).length;
+	}
 	sandbox.assertNoViolations();
-	writeFileSync(join(OUTPUT_DIR, 'index.html'), renderDemoPage(steps));
+	writeFileSync(join(OUTPUT_DIR, 'index.html'), renderLanguageIndex(LOCALES));
 	console.log(
-		`\nDone: ${steps.length} replies, ${chartCount} chart PNGs, every request valid against Discord's API description.`,
+		`\nDone: ${stepCount} replies in ${LOCALES.length} languages, ${chartCount} chart PNGs, every request valid against Discord's API description.`,
 	);
 	console.log(`Open ${join(OUTPUT_DIR, 'index.html')} to see them as Discord would show them.`);
 } finally {
 	await bot.stop();
 	await sandbox.close();
+	await upstream.close();
 	await service.close();
 	store.close();
 	rmSync(work, { recursive: true, force: true });

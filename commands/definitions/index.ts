@@ -1,4 +1,5 @@
 import type { CommandDefinition } from '../../src/interactions/command-module.js';
+import { definition as exportCommand } from './export.js';
 import { definition as help } from './help.js';
 import { definition as link } from './link.js';
 import { definition as report } from './report.js';
@@ -14,6 +15,7 @@ export const commandDefinitions: readonly CommandDefinition[] = [
 	unlink,
 	serverKey,
 	report,
-	settings,
 	help,
+	exportCommand,
+	settings,
 ];

@@ -8,6 +8,8 @@ export interface DemoStep {
 	buttons: string[];
 	/** Attachment name -> relative path of the saved file. */
 	images: Record<string, string>;
+	/** Other attachments (the CSV export): name -> relative path. */
+	files?: Record<string, string>;
 }
 
 const escapeHtml = (text: string) =>
@@ -51,7 +53,7 @@ function renderEmbed(embed: Record<string, unknown>, images: Record<string, stri
 }
 
 /** A standalone HTML page that renders the replies roughly as Discord's dark theme shows them. */
-export function renderDemoPage(steps: DemoStep[]): string {
+export function renderDemoPage(steps: DemoStep[], locale = 'en-US'): string {
 	const body = steps
 		.map(
 			(step) => `<section>
@@ -63,6 +65,9 @@ export function renderDemoPage(steps: DemoStep[]): string {
 			<div class="name">Ad Stats <span class="bot">APP</span></div>
 			${step.content ? `<div class="content">${renderMarkdown(step.content)}</div>` : ''}
 			${step.embeds.map((e) => renderEmbed(e, step.images)).join('')}
+			${Object.entries(step.files ?? {})
+				.map(([name, path]) => `<a class="file" href="${escapeHtml(path)}">📄 ${escapeHtml(name)}</a>`)
+				.join('')}
 			${step.buttons.map((b) => `<span class="button">${escapeHtml(b)}</span>`).join('')}
 			${step.isPrivate ? '<div class="ephemeral">Only you can see this</div>' : ''}
 		</div>
@@ -71,7 +76,7 @@ export function renderDemoPage(steps: DemoStep[]): string {
 		)
 		.join('\n');
 	return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Ad Stats bot: offline demo</title>
+<html lang="${escapeHtml(locale)}"><head><meta charset="utf-8"><title>Ad Stats bot: offline demo (${escapeHtml(locale)})</title>
 <style>
 body{background:#313338;color:#dbdee1;font-family:"gg sans","Noto Sans",Helvetica,Arial,sans-serif;margin:0;padding:24px;max-width:900px}
 h1{color:#f2f3f5;font-size:22px} h2{color:#b5bac1;font-size:13px;text-transform:uppercase;letter-spacing:.04em;margin:28px 0 6px}
@@ -83,11 +88,25 @@ h1{color:#f2f3f5;font-size:22px} h2{color:#b5bac1;font-size:13px;text-transform:
 .fields{display:grid;grid-template-columns:repeat(3,1fr);gap:8px;margin-top:8px} .field{grid-column:1/-1;font-size:14px} .field.inline{grid-column:auto}
 .fname{font-weight:600;color:#f2f3f5;margin-bottom:2px} .chart{max-width:100%;border-radius:4px;margin-top:16px;display:block}
 .footer{font-size:12px;color:#b5bac1;margin-top:8px} .button{display:inline-block;background:#4e5058;color:#fff;border-radius:3px;padding:4px 16px;margin-top:8px;font-size:14px}
-.ephemeral{font-size:12px;color:#949ba4;margin-top:6px} .ts{background:#3f4147;border-radius:3px;padding:0 2px} .mention{background:#3c4270;color:#c9cdfb;border-radius:3px;padding:0 2px}
+.file{display:inline-block;background:#2b2d31;border:1px solid #1e1f22;border-radius:4px;padding:8px 12px;margin-top:6px;color:#00a8fc} .ephemeral{font-size:12px;color:#949ba4;margin-top:6px} .ts{background:#3f4147;border-radius:3px;padding:0 2px} .mention{background:#3c4270;color:#c9cdfb;border-radius:3px;padding:0 2px}
 </style></head><body>
-<h1>Ad Stats bot: what Discord would show</h1>
+<h1>Ad Stats bot: what Discord would show (${escapeHtml(locale)})</h1>
+<p><a href="../index.html">All languages</a></p>
 <p>Recorded by <code>npm run demo</code> against the local Discord stand-in and the bundled stats service.</p>
 ${body}
 </body></html>
+`;
+}
+
+/** The demo's front page: one link per language, each to a full recording of the flows. */
+export function renderLanguageIndex(locales: readonly string[]): string {
+	const links = locales
+		.map((locale) => `<li><a href="${escapeHtml(locale)}/index.html">${escapeHtml(locale)}</a></li>`)
+		.join('');
+	return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Ad Stats bot: offline demo</title>
+<style>body{background:#313338;color:#dbdee1;font-family:"gg sans","Noto Sans",Helvetica,Arial,sans-serif;padding:24px} a{color:#00a8fc}</style>
+</head><body><h1>Ad Stats bot: what Discord would show</h1>
+<p>Recorded by <code>npm run demo</code>: the same flows in each language the bot speaks.</p><ul>${links}</ul></body></html>
 `;
 }

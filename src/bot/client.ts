@@ -6,6 +6,9 @@ import {
 	type GuildMember,
 	type User,
 } from 'discord.js';
+import { filterIntendedCacheWarnings } from './cache-warning-filter.js';
+
+filterIntendedCacheWarnings();
 
 /**
  * A client for an interaction-only bot: the Guilds intent and no caches it does not read.

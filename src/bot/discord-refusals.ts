@@ -1,3 +1,4 @@
+import type { REST } from '@discordjs/rest';
 import { RESTEvents, type Client } from 'discord.js';
 import type { Logger } from '../logger.js';
 
@@ -14,16 +15,31 @@ export interface DiscordRefusals {
  * while after too many of them, so they must be visible long before that happens.
  */
 export function watchDiscordRefusals(client: Client, log: Logger): DiscordRefusals {
+	return watchRestRefusals(client.rest, { log });
+}
+
+/**
+ * The same for any @discordjs/rest client: the gateway client's `client.rest`, or the REST an HTTP-interactions
+ * bot answers with. `onStatus` sees every refused status (metrics take it: `metrics.recordDiscordRestResponse`).
+ */
+export function watchRestRefusals(
+	rest: REST,
+	options: { log?: Logger; onStatus?: (status: number) => void },
+): DiscordRefusals {
+	const { log, onStatus } = options;
 	const counts = new Map<number, number>();
-	client.rest.on(RESTEvents.Response, (request, response) => {
+	rest.on(RESTEvents.Response, (request, response) => {
 		if (!WATCHED.has(response.status)) return;
 		const count = (counts.get(response.status) ?? 0) + 1;
 		counts.set(response.status, count);
+		onStatus?.(response.status);
 		// The route only: interaction paths carry a token.
-		log.warn({ status: response.status, count, method: request.method, route: request.route }, 'discord refused');
+		log?.warn({ status: response.status, count, method: request.method, route: request.route }, 'discord refused');
 	});
-	client.rest.on(RESTEvents.RateLimited, (info) => {
-		log.warn({ route: info.route, global: info.global, retryAfterMs: info.retryAfter }, 'discord rate limit');
-	});
+	if (log) {
+		rest.on(RESTEvents.RateLimited, (info) => {
+			log.warn({ route: info.route, global: info.global, retryAfterMs: info.retryAfter }, 'discord rate limit');
+		});
+	}
 	return { counts };
 }

@@ -1,3 +1,4 @@
+import { commandDefinitions } from '../../commands/definitions/index.js';
 import type { Config } from '../config.js';
 import { createHistoryStore, createKeyedMutex, type HistoryStore } from '../history/index.js';
 import { claimCooldowns } from '../interactions/claim-cooldowns.js';
@@ -5,6 +6,7 @@ import type { BotContext } from '../interactions/context.js';
 import { Cooldowns } from '../interactions/cooldowns.js';
 import { createLinkStore, verifyWithStats } from '../links/index.js';
 import type { Logger } from '../logger.js';
+import { createMetrics, type StoreOperation } from '../metrics/index.js';
 import { createChartRenderer } from '../render/chart-output.js';
 import { restGuildApi } from '../settings/guild-api.js';
 import { createSettingsStore } from '../settings/settings-store.js';
@@ -13,6 +15,7 @@ import { claimLock } from '../store/claim-lock.js';
 import { openCoordinator } from '../store/coordination.js';
 import { openStores } from '../store/open-stores.js';
 import { storeSchemeOf } from '../store/store-backend.js';
+import { storeOperationOf } from './store-error-kind.js';
 
 export interface BotServices {
 	ctx: BotContext;
@@ -22,7 +25,11 @@ export interface BotServices {
 
 /** Opens the store and builds the context handlers get; the same for every transport. */
 export async function openBotServices(config: Config, log: Logger): Promise<BotServices> {
-	const onError = (error: unknown) => log.error({ err: error }, 'storage error');
+	const metrics = createMetrics({ commands: commandDefinitions.map((definition) => definition.name) });
+	const onError = (error: unknown) => {
+		log.error({ err: error }, 'storage error');
+		metrics.storeErrors.inc({ operation: storeOperationOf(error) as StoreOperation });
+	};
 	const stores = await openStores(config.storeUrl, { onError });
 	const coordinator = await openCoordinator(config.storeUrl, { onError });
 	// One process owns a SQLite file, so in-process locks and cooldowns are exact there and cost no write.
@@ -41,6 +48,8 @@ export async function openBotServices(config: Config, log: Logger): Promise<BotS
 		cacheSecret: config.linkSecret,
 		flights: shared ? coordinator : undefined,
 		onFreshSnapshot: (snapshot, fetchedAt) => recordInBackground(history, snapshot, fetchedAt, log),
+		onUpstreamResult: (result, seconds) => metrics.recordUpstream(result, seconds),
+		onCacheLookup: (result) => metrics.snapshotCache.inc({ result }),
 	});
 	const links = createLinkStore({
 		keyv: stores.links,
@@ -49,7 +58,12 @@ export async function openBotServices(config: Config, log: Logger): Promise<BotS
 		// Feature unavailable is handled by the link store: the key is kept, marked unverified.
 		verifyKey: verifyWithStats(stats),
 	});
-	const renderer = createChartRenderer(config.chartRenderer, { quickchartUrl: config.quickchartUrl });
+	const renderer = createChartRenderer(config.chartRenderer, {
+		quickchartUrl: config.quickchartUrl,
+		onRender: (name, outcome, seconds) => {
+			if (name !== 'none') metrics.recordChartRender(name, outcome, seconds);
+		},
+	});
 	const ctx: BotContext = {
 		config,
 		links,
@@ -64,6 +78,7 @@ export async function openBotServices(config: Config, log: Logger): Promise<BotS
 		settings: createSettingsStore({ keyv: stores.settings, withLock }),
 		guildApi: restGuildApi({ apiUrl: config.discordApiUrl, token: config.discordToken }),
 		log,
+		metrics,
 	};
 	let closing: Promise<void> | null = null;
 	return {

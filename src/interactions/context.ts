@@ -4,6 +4,7 @@ import type { Coordinator } from '../store/coordination.js';
 import type { Stores } from '../store/open-stores.js';
 import type { LinkStore } from '../links/types.js';
 import type { Logger } from '../logger.js';
+import type { Metrics } from '../metrics/index.js';
 import type { GuildApi } from '../settings/guild-api.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import type { ChartRenderer } from '../render/chart-renderer.js';
@@ -34,4 +35,6 @@ export interface BotContext {
 	/** The bot token's REST calls outside interactions: audit lines, whether a role or channel still exists. */
 	guildApi: GuildApi;
 	log: Logger;
+	/** Prometheus instruments; every label comes from a fixed set, never an id, key or name. */
+	metrics: Metrics;
 }

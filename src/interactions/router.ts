@@ -1,13 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { ComponentType } from 'discord.js';
 import type { Logger } from '../logger.js';
+import type { InteractionOutcome } from '../metrics/index.js';
 import { answerPrivately } from './answer-privately.js';
 import type { CommandModule } from './command-module.js';
 import type { BotContext } from './context.js';
 import { describeExpectedError } from './error-replies.js';
 import { isExpiredInteraction, logExpired } from './expired-interaction.js';
 import { InFlight } from './in-flight.js';
+import { interactionOutcomeOf } from './interaction-outcome.js';
 import { memberTranslator, renderMessage } from './member-language.js';
+import { timeResponses, type ResponseTimes } from './timed-interaction.js';
 import type { AnyInteraction, AutocompleteInteraction, RepliableInteraction } from './types.js';
 import { UserFacingError } from './user-facing-error.js';
 
@@ -52,24 +55,42 @@ export function createRouter(modules: readonly CommandModule[], ctx: BotContext)
 			return;
 		}
 		const startedAt = Date.now();
+		const timing = timeResponses(interaction);
+		let failure: unknown = null;
 		try {
-			await dispatch(interaction, log);
+			await dispatch(timing.interaction, log);
 			log.debug({ ms: Date.now() - startedAt }, 'interaction answered');
 		} catch (error) {
-			if (isExpiredInteraction(error)) {
-				logExpired(log, interaction.createdAt, error);
-				return;
-			}
-			const expected = describeExpectedError(error);
-			if (expected !== null) {
-				log.info({ failure: (error as Error).name }, 'interaction ended with an expected failure');
-				await answerPrivately(interaction, renderMessage(memberTranslator(interaction), expected), log);
-				return;
-			}
-			const incidentId = randomBytes(4).toString('hex');
-			log.error({ err: error, incidentId }, 'interaction failed unexpectedly');
-			await answerPrivately(interaction, memberTranslator(interaction)('errors.incident', { incidentId }), log);
+			failure = error;
+			await answerFailure(timing.interaction, error, log);
+		} finally {
+			record(interaction, interactionOutcomeOf(failure), timing.times());
 		}
+	}
+
+	async function answerFailure(interaction: RepliableInteraction, error: unknown, log: Logger): Promise<void> {
+		if (isExpiredInteraction(error)) {
+			logExpired(log, interaction.createdAt, error);
+			return;
+		}
+		const expected = describeExpectedError(error);
+		if (expected !== null) {
+			log.info({ failure: (error as Error).name }, 'interaction ended with an expected failure');
+			await answerPrivately(interaction, renderMessage(memberTranslator(interaction), expected), log);
+			return;
+		}
+		const incidentId = randomBytes(4).toString('hex');
+		log.error({ err: error, incidentId }, 'interaction failed unexpectedly');
+		await answerPrivately(interaction, memberTranslator(interaction)('errors.incident', { incidentId }), log);
+	}
+
+	function record(interaction: RepliableInteraction, outcome: InteractionOutcome, times: ResponseTimes): void {
+		// The command's name, never the custom id's arguments (they hold user ids); unknown names become `other`.
+		const command =
+			interaction.kind === 'command' ? interaction.commandName : (interaction.customId.split(':')[0] ?? '');
+		ctx.metrics.interactions.inc({ command, outcome });
+		if (times.ackSeconds !== null) ctx.metrics.ackSeconds.observe({ command }, times.ackSeconds);
+		if (times.replySeconds !== null) ctx.metrics.replySeconds.observe({ command }, times.replySeconds);
 	}
 
 	/** Suggestions are best effort: a failure answers with no choices rather than an error. */

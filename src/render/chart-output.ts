@@ -38,13 +38,46 @@ export interface ChartRendererOptions {
 	threads?: number;
 	/** Local renders allowed to wait for a worker before "chart queue full". */
 	queueLimit?: number;
+	/** Told of every chart actually drawn (not the memo's reuses), for metrics. */
+	onRender?: OnChartRender;
 }
+
+export type ChartRenderOutcome = 'ok' | 'failed' | 'timeout';
+export type OnChartRender = (renderer: ChartRendererName, outcome: ChartRenderOutcome, seconds: number) => void;
 
 /** The renderer `CHART_RENDERER` names. Call close() on shutdown: it ends the workers or the HTTP agent. */
 export function createChartRenderer(name: ChartRendererName, options: ChartRendererOptions): ChartRenderer {
-	if (name === 'local') return memoizeRenderer(createPooledRenderer(options));
-	if (name === 'quickchart') return memoizeRenderer(createQuickChartRenderer(options));
+	const measured = (renderer: ChartRenderer) =>
+		memoizeRenderer(options.onRender ? measureRenderer(renderer, options.onRender) : renderer);
+	if (name === 'local') return measured(createPooledRenderer(options));
+	if (name === 'quickchart') return measured(createQuickChartRenderer(options));
 	return { name: 'none', render: async () => null, close: async () => {} };
+}
+
+// Below the memo on purpose: a reused PNG costs nothing, and a count of real draws shows whether the memo works.
+function measureRenderer(renderer: ChartRenderer, onRender: OnChartRender): ChartRenderer {
+	return {
+		name: renderer.name,
+		async render(config, size, renderOptions) {
+			const started = performance.now();
+			const seconds = () => (performance.now() - started) / 1000;
+			try {
+				const png = await renderer.render(config, size, renderOptions);
+				onRender(renderer.name, 'ok', seconds());
+				return png;
+			} catch (error) {
+				onRender(renderer.name, isTimeout(error) ? 'timeout' : 'failed', seconds());
+				throw error;
+			}
+		},
+		close: () => renderer.close(),
+	};
+}
+
+// QuickChart's renderer reports its deadline in the message; an aborted undici request is a TimeoutError.
+function isTimeout(error: unknown): boolean {
+	if (!(error instanceof Error)) return false;
+	return error.name === 'TimeoutError' || /did not answer within/.test(error.message);
 }
 
 /**

@@ -1,9 +1,11 @@
 import { escapeMarkdown } from 'discord.js';
 import type { APIEmbed, APIEmbedField } from 'discord.js';
+import type { Change, Comparisons, PeriodComparison } from '../history/compare.js';
+import { resolveLocale, translator, type MessageKey, type Translate } from '../i18n/index.js';
 import type { Figure, StatsResult, StatsSnapshot } from '../stats-api/snapshot.js';
 import type { StatsScope } from '../stats/scope.js';
 import { fitEmbedToLimits } from './embed-limits.js';
-import { formatCount, formatDecimal, formatPercent, resolveLocale, truncate } from './format.js';
+import { formatCount, formatDecimal, formatPercent, formatOneDecimal, truncate } from './format.js';
 
 /** An account name longer than this is cut before escaping: the name is a label, not content. */
 const MAX_ACCOUNT_NAME_LENGTH = 100;
@@ -12,38 +14,53 @@ const COLOR_STALE = 0xf0b232;
 const ZERO_WIDTH_SPACE = '\u200b';
 
 export interface StatsEmbedOptions {
-	/** The member's Discord locale (`interaction.locale`); unknown locales fall back to en-US. */
+	/**
+	 * The reply's language: the member's locale for private replies, the server's for public copies. Any
+	 * locale outside the catalogue renders exactly as en-US, numbers included.
+	 */
 	locale: string;
-	days: number;
 	scope: StatsScope;
+	/** Days the chart was asked for; kept for callers, the embed's periods are fixed. */
+	days?: number;
 	/** Name of the uploaded chart file; null or absent means the embed carries no image. */
 	chartFileName?: string | null;
-	/** A short remark about the chart ("Chart unavailable right now."), shown in the description. */
+	/** Already translated remarks about the chart ("History starts on …"), one line each. */
+	notes?: readonly string[];
+	/** @deprecated One translated remark; use `notes`. */
 	chartNote?: string | null;
+	/** Each period against the one before it; absent or null shows the figures without a change. */
+	comparisons?: Comparisons | null;
+	/** The member who posted a public copy; named in it so the channel knows whose account it is. */
+	sharedBy?: string | null;
 	/** Epoch ms used to state a stale snapshot's age; defaults to Date.now(). */
 	now?: number;
 }
 
 /** The attachment name for a chart of `days` days: ASCII, no spaces, so `attachment://` matches it exactly. */
-export function chartFileName(days: number): string {
-	return `stats-${Math.trunc(days)}d.png`;
+export function chartFileName(days: number, metric: 'sends' | 'joins' | 'conversion' = 'sends'): string {
+	const prefix = metric === 'sends' ? 'stats' : `stats-${metric}`;
+	return `${prefix}-${Math.trunc(days)}d.png`;
 }
 
-/** Builds the /stats embed (plain JSON); always within Discord's embed limits, whatever the snapshot holds. */
+/**
+ * Builds the /stats embed (plain JSON); always within Discord's embed limits, whatever the snapshot holds.
+ * The account is named once (in the description) and the time once (the "generated" line, which Discord
+ * renders in each reader's time zone): no embed timestamp repeating it.
+ */
 export function buildStatsEmbed(result: StatsResult, options: StatsEmbedOptions): APIEmbed {
 	const locale = resolveLocale(options.locale);
+	const t = translator(locale);
 	const { snapshot } = result;
 	const name = snapshot.meta.user === null ? null : sanitizeAccountName(snapshot.meta.user);
+	const footer = options.comparisons ? `${t('embed.footer')}\n${t('embed.compareNote')}` : t('embed.footer');
 
 	const embed: APIEmbed = {
-		title: name === null ? 'Ad statistics' : `Ad statistics · ${name}`,
-		description: buildDescription(result, name, options, locale),
+		title: t('embed.titleNoAccount'),
+		description: buildDescription(result, name, options, t),
 		color: result.isStale ? COLOR_STALE : COLOR_FRESH,
-		fields: buildFields(snapshot, locale),
-		footer: { text: 'Sends count successful sends. Figures as the stats service reports them.' },
+		fields: buildFields(snapshot, options.comparisons ?? null, t, locale),
+		footer: { text: footer },
 	};
-	const generatedAt = parseTimestamp(snapshot.meta.generatedAt);
-	if (generatedAt !== null) embed.timestamp = new Date(generatedAt).toISOString();
 	if (options.chartFileName) embed.image = { url: `attachment://${options.chartFileName}` };
 	return fitEmbedToLimits(embed);
 }
@@ -57,64 +74,105 @@ export function sanitizeAccountName(raw: string): string {
 	return escaped.replaceAll('@', `@${ZERO_WIDTH_SPACE}`) || '\\-';
 }
 
-function buildDescription(
-	result: StatsResult,
-	name: string | null,
-	options: StatsEmbedOptions,
-	locale: string,
-): string {
+function buildDescription(result: StatsResult, name: string | null, options: StatsEmbedOptions, t: Translate): string {
 	const lines: string[] = [];
 	// Neutral wording: the same embed is posted publicly by Share, where "your" would mislead.
-	const owner = options.scope === 'server' ? "Server's account" : 'Account';
-	lines.push(`${owner}: ${name === null ? '—' : `**${name}**`}`);
-
+	if (options.scope === 'server') {
+		lines.push(name === null ? t('embed.serverAccountUnknown') : t('embed.serverAccount', { account: name }));
+	} else {
+		lines.push(name === null ? t('embed.accountUnknown') : t('embed.account', { account: name }));
+	}
 	const generatedAt = parseTimestamp(result.snapshot.meta.generatedAt);
 	lines.push(
 		generatedAt === null
-			? 'Generated: —'
-			: `Generated ${discordTimestamp(generatedAt, 'f')} (${discordTimestamp(generatedAt, 'R')})`,
+			? t('embed.generatedUnknown')
+			: t('embed.generated', {
+					time: discordTimestamp(generatedAt, 'f'),
+					relative: discordTimestamp(generatedAt, 'R'),
+				}),
 	);
-
 	if (result.isStale) {
-		const age = formatAge((options.now ?? Date.now()) - result.fetchedAt, locale);
-		lines.push(
-			`⚠️ **Stale:** the stats service is unreachable; showing data from ${discordTimestamp(result.fetchedAt, 'R')} (${age} old).`,
-		);
+		const age = ageText((options.now ?? Date.now()) - result.fetchedAt, t);
+		lines.push(t('embed.stale', { relative: discordTimestamp(result.fetchedAt, 'R'), age }));
 	}
-	if (options.chartNote) lines.push(options.chartNote);
+	for (const note of [options.chartNote, ...(options.notes ?? [])]) if (note) lines.push(note);
+	if (options.sharedBy) lines.push(t('stats.sharedBy', { userId: options.sharedBy }));
 	return lines.join('\n');
 }
 
-/** One period per field, so a "vs previous period" delta can be added to each value later without reshaping. */
-const PERIODS = [
-	{ label: 'Today', pick: (s: StatsSnapshot) => [s.sends.today, s.joins.today] },
-	{ label: 'Last 7 days', pick: (s: StatsSnapshot) => [s.sends.weekly, s.joins.weekly] },
-	{ label: 'Last 30 days', pick: (s: StatsSnapshot) => [s.sends.monthly, s.joins.monthly] },
-	{ label: 'All time', pick: (s: StatsSnapshot) => [s.sends.allTime, s.joins.allTime] },
-] as const satisfies readonly { label: string; pick: (s: StatsSnapshot) => readonly [Figure, Figure] }[];
+type PeriodName = 'day' | 'week' | 'month';
 
-function buildFields(snapshot: StatsSnapshot, locale: string): APIEmbedField[] {
-	const fields: APIEmbedField[] = PERIODS.map(({ label, pick }) => {
+/** One period per field, each with its change against the period before it. */
+const PERIODS = [
+	{ key: 'embed.fields.today', period: 'day', pick: (s: StatsSnapshot) => [s.sends.today, s.joins.today] },
+	{ key: 'embed.fields.last7', period: 'week', pick: (s: StatsSnapshot) => [s.sends.weekly, s.joins.weekly] },
+	{ key: 'embed.fields.last30', period: 'month', pick: (s: StatsSnapshot) => [s.sends.monthly, s.joins.monthly] },
+	{ key: 'embed.fields.allTime', period: null, pick: (s: StatsSnapshot) => [s.sends.allTime, s.joins.allTime] },
+] as const satisfies readonly {
+	key: MessageKey;
+	period: PeriodName | null;
+	pick: (s: StatsSnapshot) => readonly [Figure, Figure];
+}[];
+
+function buildFields(
+	snapshot: StatsSnapshot,
+	comparisons: Comparisons | null,
+	t: Translate,
+	locale: string,
+): APIEmbedField[] {
+	const fields: APIEmbedField[] = PERIODS.map(({ key, period, pick }) => {
 		const [sends, joins] = pick(snapshot);
+		const sendsChange = period && comparisons ? comparisons.sends[period] : null;
+		const joinsChange = period && comparisons ? comparisons.joins[period] : null;
 		return {
-			name: label,
-			value: `Sends: **${formatCount(sends, locale)}**\nJoins: **${formatCount(joins, locale)}**`,
+			name: t(key),
+			value: [
+				figureLine(t, 'sends', formatCount(sends, locale), sendsChange, locale),
+				figureLine(t, 'joins', formatCount(joins, locale), joinsChange, locale),
+			].join('\n'),
 			inline: true,
 		};
 	});
-
-	const failed = snapshot.sends.failedAllTime;
 	fields.push({
-		name: 'Failed sends',
-		value: `**${formatCount(failed, locale)}**\n${formatPercent(failureShare(snapshot), locale)} of attempts`,
+		name: t('embed.fields.failedSends'),
+		value: t('embed.failedSendsValue', {
+			value: formatCount(snapshot.sends.failedAllTime, locale),
+			share: formatPercent(failureShare(snapshot), locale),
+		}),
 		inline: true,
 	});
 	fields.push({
-		name: 'Joins per 100 sends',
-		value: `**${formatDecimal(joinsPer100Sends(snapshot), locale)}**\nlast 30 days`,
+		name: t('embed.fields.conversion'),
+		value: t('embed.conversionValue', { value: formatDecimal(joinsPer100Sends(snapshot), locale) }),
 		inline: true,
 	});
 	return fields;
+}
+
+function figureLine(
+	t: Translate,
+	metric: 'sends' | 'joins',
+	value: string,
+	comparison: PeriodComparison | null,
+	locale: string,
+): string {
+	if (comparison === null) return t(metric === 'sends' ? 'embed.sends' : 'embed.joins', { value });
+	const change = changeText(comparison.change, t, locale);
+	return t(metric === 'sends' ? 'embed.sendsWithChange' : 'embed.joinsWithChange', { value, change });
+}
+
+/**
+ * `▲ +12.5 %`, `▼ −17.2 %`, `■ ±0.0 %`, `★ new` or `—`: the arrow or sign carries the direction, so the line
+ * reads without colour. The percentage is rounded first, so a change that shows as 0.0 is never an arrow.
+ */
+export function changeText(change: Change, t: Translate, locale: string): string {
+	if (change.kind === 'unknown') return t('compare.unknown');
+	if (change.kind === 'new') return t('compare.new');
+	const rounded = Math.round(change.value * 10) / 10;
+	const value = formatOneDecimal(Math.abs(rounded), locale);
+	if (rounded > 0) return t('compare.up', { value });
+	if (rounded < 0) return t('compare.down', { value });
+	return t('compare.unchanged', { value });
 }
 
 /** Failed sends as a share of all attempts (successful all-time sends + failed); null when unknown or no attempts. */
@@ -145,16 +203,11 @@ function discordTimestamp(epochMs: number, style: 'f' | 'R' | 't'): string {
 	return `<t:${Math.floor(epochMs / 1000)}:${style}>`;
 }
 
-/** The number follows the member's locale; the unit stays English like the sentence around it ("5 minutes old"). */
-function formatAge(ms: number, locale: string): string {
+/** "5 minutes old" in the reply's language, with its plural rules. */
+function ageText(ms: number, t: Translate): string {
 	const seconds = Math.max(0, Math.round(ms / 1000));
-	const [value, unit] =
-		seconds < 90
-			? [seconds, 'second']
-			: seconds < 90 * 60
-				? [Math.round(seconds / 60), 'minute']
-				: seconds < 48 * 3600
-					? [Math.round(seconds / 3600), 'hour']
-					: [Math.round(seconds / 86400), 'day'];
-	return `${formatCount(value, locale)} ${value === 1 ? unit : `${unit}s`}`;
+	if (seconds < 90) return t('embed.age.seconds', { count: seconds });
+	if (seconds < 90 * 60) return t('embed.age.minutes', { count: Math.round(seconds / 60) });
+	if (seconds < 48 * 3600) return t('embed.age.hours', { count: Math.round(seconds / 3600) });
+	return t('embed.age.days', { count: Math.round(seconds / 86400) });
 }

@@ -64,6 +64,38 @@ export function formatDecimal(value: number | null, locale: string): string {
 	return numberFormat(resolveLocale(locale), { maximumFractionDigits: 1 }).format(value);
 }
 
+/** Exactly one fraction digit for the locale ("12.5", "12,5", "0.0"), for percentages of change. */
+export function formatOneDecimal(value: number | null, locale: string): string {
+	if (value === null || !Number.isFinite(value)) return MISSING;
+	return numberFormat(resolveLocale(locale), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
+}
+
+/** A UTC calendar day (`YYYY-MM-DD`) as the locale writes a date, with the year: "November 24, 2026". */
+export function formatUtcDate(date: string, locale: string): string {
+	const ms = Date.parse(`${date}T00:00:00Z`);
+	if (!Number.isFinite(ms)) return date;
+	return dateTimeFormat(resolveLocale(locale), {
+		year: 'numeric',
+		month: 'long',
+		day: 'numeric',
+		timeZone: 'UTC',
+	}).format(ms);
+}
+
+/** The span of two UTC days, with the year, as the locale writes a range: "Nov 17 – 23, 2026". */
+export function formatUtcDateRange(from: string, to: string, locale: string): string {
+	const start = Date.parse(`${from}T00:00:00Z`);
+	const end = Date.parse(`${to}T00:00:00Z`);
+	if (!Number.isFinite(start) || !Number.isFinite(end)) return `${from} – ${to}`;
+	const format = dateTimeFormat(resolveLocale(locale), {
+		year: 'numeric',
+		month: 'short',
+		day: 'numeric',
+		timeZone: 'UTC',
+	});
+	return start === end ? format.format(start) : format.formatRange(start, end);
+}
+
 /** Length in Unicode code points, the unit Discord's embed limits are safest read in. */
 export function codePointLength(text: string): number {
 	let length = 0;

@@ -1,11 +1,13 @@
 import { isLocale, type Locale } from '../i18n/index.js';
+import { STATS_DAYS, STATS_METRICS, type StatsDays, type StatsMetric } from '../stats/request.js';
 
-/** The `/settings set default-days` choices: the same days `/stats days` offers. */
-export const SETTINGS_DAYS = [7, 14, 30, 90, 180, 365] as const;
-export type SettingsDays = (typeof SETTINGS_DAYS)[number];
+/** The `/settings set default-days` choices: the days `/stats days` offers. */
+export const SETTINGS_DAYS = STATS_DAYS;
+export type SettingsDays = StatsDays;
 
-export const SETTINGS_METRICS = ['sends', 'joins', 'conversion'] as const;
-export type SettingsMetric = (typeof SETTINGS_METRICS)[number];
+/** The `/settings set default-metric` choices: the metrics `/stats metric` offers. */
+export const SETTINGS_METRICS = STATS_METRICS;
+export type SettingsMetric = StatsMetric;
 
 export type SettingsLanguage = 'auto' | Locale;
 

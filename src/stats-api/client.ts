@@ -2,7 +2,7 @@ import type Keyv from 'keyv';
 import { SnapshotCache, STALE_WINDOW_MS } from './cache.js';
 import type { CachedSnapshot } from './cache.js';
 import { UpstreamUnreachableError } from './errors.js';
-import { createStatsAgent, DEFAULT_USER_AGENT, getStats } from './http.js';
+import { createStatsAgent, DEFAULT_USER_AGENT, getStats, type AttemptResult } from './http.js';
 import type { StatsResult, StatsSnapshot } from './snapshot.js';
 
 export interface StatsClientOptions {
@@ -28,6 +28,13 @@ export interface StatsClientOptions {
 	flights?: FlightClaims;
 	/** Every snapshot fetched from the endpoint (not cache hits), e.g. to fold it into the history. */
 	onFreshSnapshot?: (snapshot: StatsSnapshot, fetchedAt: number) => void;
+	/** Each HTTP attempt once it ended: its status, or `network` / `timeout`; for metrics. */
+	onUpstreamResult?: (result: AttemptResult, seconds: number) => void;
+	/**
+	 * Each fetchSnapshot lookup (callers joining one in progress share it): `hit` a fresh snapshot was in a cache,
+	 * `miss` the endpoint was asked, `stale` it failed and an older snapshot was served instead.
+	 */
+	onCacheLookup?: (result: 'hit' | 'miss' | 'stale') => void;
 }
 
 export interface FlightClaims {
@@ -83,6 +90,7 @@ export function createStatsClient(options: StatsClientOptions): StatsClient {
 				upstreamRequests += 1;
 				options.onUpstreamRequest?.();
 			},
+			onAttemptResult: options.onUpstreamResult,
 		});
 
 	const fetchAndStore = async (apiKey: string, cacheKey: string): Promise<CachedSnapshot> => {
@@ -123,21 +131,36 @@ export function createStatsClient(options: StatsClientOptions): StatsClient {
 		}
 	};
 
+	const lookedUp = (result: 'hit' | 'miss' | 'stale') => options.onCacheLookup?.(result);
+
 	const resolve = async (apiKey: string, cacheKey: string): Promise<StatsResult> => {
 		const local = recent.get(cacheKey);
-		if (isFresh(local)) return { ...local, isStale: false };
+		if (isFresh(local)) {
+			lookedUp('hit');
+			return { ...local, isStale: false };
+		}
 		const cached = await cache.read(cacheKey);
 		if (isFresh(cached)) {
+			lookedUp('hit');
 			remember(cacheKey, cached);
 			return { ...cached, isStale: false };
 		}
 		try {
-			return { ...(await fetchOnceAcrossProcesses(apiKey, cacheKey)), isStale: false };
+			const fetched = await fetchOnceAcrossProcesses(apiKey, cacheKey);
+			lookedUp('miss');
+			return { ...fetched, isStale: false };
 		} catch (error) {
 			// Only an unreachable endpoint is bridged: a rejected key must not keep showing old figures.
-			if (!(error instanceof UpstreamUnreachableError)) throw error;
+			if (!(error instanceof UpstreamUnreachableError)) {
+				lookedUp('miss');
+				throw error;
+			}
 			const fallback = (await cache.read(cacheKey)) ?? cached ?? local;
-			if (fallback && now() - fallback.fetchedAt <= STALE_WINDOW_MS) return { ...fallback, isStale: true };
+			if (fallback && now() - fallback.fetchedAt <= STALE_WINDOW_MS) {
+				lookedUp('stale');
+				return { ...fallback, isStale: true };
+			}
+			lookedUp('miss');
 			throw error;
 		}
 	};

@@ -46,7 +46,12 @@ export interface GetStatsOptions {
 	userAgent: string;
 	now: () => number;
 	onAttempt: () => void;
+	/** Each attempt's outcome once it ended (body read included): its HTTP status, or how it failed without one. */
+	onAttemptResult?: (result: AttemptResult, seconds: number) => void;
 }
+
+/** An HTTP status, `network` (no answer: refused, reset, DNS) or `timeout` (the budget ran out). */
+export type AttemptResult = number | 'network' | 'timeout';
 
 /** Outcome of one attempt: a snapshot, or an error plus whether a retry may help. */
 type Attempt = { snapshot: StatsSnapshot } | { error: StatsApiError; retryable: boolean };
@@ -73,6 +78,22 @@ export async function getStats(apiKey: string, options: GetStatsOptions): Promis
 
 async function attemptOnce(apiKey: string, options: GetStatsOptions, signal: AbortSignal): Promise<Attempt> {
 	options.onAttempt();
+	const started = performance.now();
+	let status: number | null = null;
+	const attempt = await requestOnce(apiKey, options, signal, (received) => (status = received));
+	// A status whose body then ran out of time counts as the timeout the member saw.
+	const failedLate = 'error' in attempt && signal.aborted;
+	const result: AttemptResult = status !== null && !failedLate ? status : signal.aborted ? 'timeout' : 'network';
+	options.onAttemptResult?.(result, (performance.now() - started) / 1000);
+	return attempt;
+}
+
+async function requestOnce(
+	apiKey: string,
+	options: GetStatsOptions,
+	signal: AbortSignal,
+	onStatus: (status: number) => void,
+): Promise<Attempt> {
 	let response: Dispatcher.ResponseData;
 	try {
 		response = await request(`${options.baseUrl}/api/v1/stats`, {
@@ -90,6 +111,7 @@ async function attemptOnce(apiKey: string, options: GetStatsOptions, signal: Abo
 		return { error: connectionError(error, signal), retryable: !signal.aborted };
 	}
 	const { statusCode, headers, body } = response;
+	onStatus(statusCode);
 	try {
 		if (statusCode >= 200 && statusCode < 300) {
 			const text = await readCapped(body, MAX_BODY_BYTES, signal);

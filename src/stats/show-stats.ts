@@ -1,17 +1,47 @@
 import type { BotContext } from '../interactions/context.js';
-import type { StatsRequest, StatsTarget } from './request.js';
+import type { Locale } from '../i18n/index.js';
+import type { StatsDays, StatsMetric, StatsTarget } from './request.js';
+import type { StatsScope } from './scope.js';
 import { fetchStatsFor } from './resolve-key.js';
-import { buildStatsReply, type StatsReply } from './stats-reply.js';
+import { buildStatsReply, type StatsReply, type StatsView } from './stats-reply.js';
+
+/** History, config and log are optional only for callers typed before they existed; the bot always passes them. */
+export type StatsDeps = Pick<BotContext, 'links' | 'stats' | 'renderer'> &
+	Partial<Pick<BotContext, 'history' | 'config' | 'log'>>;
 
 /**
- * The stats use case: whose figures (target) and what view (request) in, the reply model out.
- * `/stats`, Share, `/export` and reports all go through here, so they show the same figures.
+ * The stats use case: whose figures (target) and what view in, the reply model out. `/stats`, Share and
+ * reports all go through here, so they show the same figures.
  */
 export async function showStats(
-	ctx: Pick<BotContext, 'links' | 'stats' | 'renderer'>,
+	ctx: StatsDeps,
 	target: StatsTarget,
-	request: StatsRequest & { locale: string },
+	view: Omit<StatsView, 'scope'> & { scope?: StatsScope },
 ): Promise<StatsReply> {
 	const result = await fetchStatsFor(ctx, target);
-	return buildStatsReply(ctx, result, request);
+	// The target decides the scope; a view's own scope (older callers pass one) cannot contradict it.
+	return buildStatsReply(ctx, result, { ...view, scope: target.scope });
+}
+
+/**
+ * The server account's embed and chart, as a scheduled report posts it: no interaction, no member, the
+ * language given by the caller. Throws UserFacingError `stats.noServerLink` / `errors.serverKeyRejected` /
+ * `errors.serverRelinkNeeded` when the server's key is missing or unusable.
+ */
+export function buildServerReport(
+	ctx: StatsDeps,
+	guildId: string,
+	options: { days: StatsDays; locale: Locale; metric?: StatsMetric; serverName?: string | null; now?: number },
+): Promise<StatsReply> {
+	return showStats(
+		ctx,
+		{ scope: 'server', userId: '', guildId },
+		{
+			days: options.days,
+			metric: options.metric ?? 'sends',
+			locale: options.locale,
+			serverName: options.serverName ?? null,
+			now: options.now,
+		},
+	);
 }

@@ -1,10 +1,13 @@
+import { comparePeriods, utcDateOf } from '../history/index.js';
+import type { Locale } from '../i18n/index.js';
 import type { BotContext } from '../interactions/context.js';
 import type { ReplyFile } from '../interactions/types.js';
-import { renderChartSafely } from '../render/chart-output.js';
 import { buildStatsEmbed } from '../render/embed.js';
 import type { StatsResult } from '../stats-api/snapshot.js';
 import type { APIEmbed } from 'discord.js';
-import type { StatsRequest } from './request.js';
+import { historyWithSnapshot } from './account-history.js';
+import { renderStatsChart } from './chart-view.js';
+import type { StatsMetric, StatsRequest } from './request.js';
 
 /** The reply model of a stats request: an embed and, when a chart could be drawn, its PNG. */
 export interface StatsReply {
@@ -12,22 +15,44 @@ export interface StatsReply {
 	files: ReplyFile[];
 }
 
-/** The embed and, when the renderer manages, the chart as an attached PNG the embed points at. */
-export async function buildStatsReply(
-	ctx: Pick<BotContext, 'renderer'>,
-	result: StatsResult,
-	options: StatsRequest & { locale: string },
-): Promise<StatsReply> {
-	const chart = await renderChartSafely(ctx.renderer, result.snapshot.sends.dailyBreakdown, {
-		days: options.days,
-		locale: options.locale,
+/** How the reply is worded and for whom: private replies in the member's language, public ones in the server's. */
+export interface StatsView extends Omit<StatsRequest, 'metric'> {
+	/** Default `sends`. */
+	metric?: StatsMetric;
+	locale: Locale;
+	/** Set on a public copy: the member who posted it, named in it. */
+	sharedBy?: string | null;
+	/** Named in the chart for scope:server when known. */
+	serverName?: string | null;
+	/** The bot's clock, epoch ms (tests inject it); decides which UTC day is today. */
+	now?: number;
+}
+
+/** History, config and log are optional only for callers typed before they existed; the bot always passes them. */
+export type StatsReplyDeps = Pick<BotContext, 'renderer'> & Partial<Pick<BotContext, 'history' | 'config' | 'log'>>;
+
+/** The embed (each period against the one before) and, when the renderer manages, the chart the embed points at. */
+export async function buildStatsReply(ctx: StatsReplyDeps, result: StatsResult, view: StatsView): Promise<StatsReply> {
+	const now = view.now ?? Date.now();
+	const today = utcDateOf(now);
+	const record = await historyWithSnapshot(ctx, result, now);
+	const chart = await renderStatsChart(ctx, record, {
+		metric: view.metric ?? 'sends',
+		days: view.days,
+		scope: view.scope,
+		locale: view.locale,
+		accountName: result.snapshot.meta.user,
+		serverName: view.serverName ?? null,
+		today,
 	});
 	const embed = buildStatsEmbed(result, {
-		locale: options.locale,
-		days: options.days,
-		scope: options.scope,
-		chartFileName: chart.png ? chart.fileName : null,
-		chartNote: chart.note,
+		locale: view.locale,
+		scope: view.scope,
+		chartFileName: chart.fileName,
+		notes: chart.notes,
+		comparisons: comparePeriods(record, result.snapshot, today),
+		sharedBy: view.sharedBy ?? null,
+		now,
 	});
 	const files = chart.png && chart.fileName ? [{ name: chart.fileName, data: chart.png }] : [];
 	return { embeds: [embed], files };

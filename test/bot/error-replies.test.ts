@@ -27,11 +27,6 @@ describe('the error table members see', () => {
 			new KeyRejectedError(401),
 			'The stats service rejected your API key. Run `/link` again with a current key.',
 		],
-		[
-			'403',
-			new KeyRejectedError(403),
-			'The stats service rejected your API key. Run `/link` again with a current key.',
-		],
 		['feature unavailable', new FeatureUnavailableError(503), en('errors.featureUnavailable')],
 		['429 with Retry-After', new RateLimitedError(12.2), 'The stats service is busy. Try again in 13 s.'],
 		['429 without Retry-After', new RateLimitedError(null), 'The stats service is busy. Try again in a little while.'],
@@ -48,6 +43,11 @@ describe('the error table members see', () => {
 			'bad pasted key',
 			new InvalidKeyError('length'),
 			'That does not look like an API key: keys are 16 to 256 characters long.',
+		],
+		[
+			'pasted key with a space',
+			new InvalidKeyError('characters'),
+			'That does not look like an API key: it contains spaces, line breaks or characters a key cannot have.',
 		],
 		[
 			'handler message',
@@ -68,6 +68,28 @@ describe('the error table members see', () => {
 	it('a failed link says the key was not saved, in one translated message', () => {
 		const text = describeIn(en, linkFailure(new UpstreamUnreachableError('timeout'), 'link'));
 		assert.equal(text, `${en('errors.unreachable')}\nThe key was not saved; run \`/link\` again.`);
+		const server = describeIn(en, linkFailure(new UpstreamUnreachableError('timeout'), 'server-key set'));
+		assert.equal(server, `${en('errors.unreachable')}\nThe key was not saved; run \`/server-key set\` again.`);
+	});
+
+	it('a key rejected while linking names the command to run again, and says nothing was saved', () => {
+		assert.equal(
+			describeIn(en, linkFailure(new KeyRejectedError(403), 'link')),
+			'The stats service rejected that key, so nothing was saved. Check it and run `/link` again.',
+		);
+		assert.equal(
+			describeIn(en, linkFailure(new KeyRejectedError(401), 'server-key set')),
+			'The stats service rejected that key, so nothing was saved. Check it and run `/server-key set` again.',
+		);
+	});
+
+	it('a bad pasted key and a handler message pass through a failed link unchanged', () => {
+		const invalid = new InvalidKeyError('length');
+		assert.equal(linkFailure(invalid, 'link'), invalid);
+		const facing = new UserFacingError('stats.notOwner');
+		assert.equal(linkFailure(facing, 'server-key set'), facing);
+		const bug = new TypeError('x is undefined');
+		assert.equal(linkFailure(bug, 'link'), bug, 'a bug stays a bug, for the incident path');
 	});
 
 	it('leaves bugs to the incident path', () => {

@@ -48,7 +48,9 @@ function captureLogs(lines: string[]): Writable {
 	});
 }
 
-export async function startHarness(options: { upstreamUrl?: string; env?: Record<string, string> } = {}) {
+export async function startHarness(
+	options: { upstreamUrl?: string; env?: Record<string, string>; guildCount?: number } = {},
+) {
 	const dir = mkdtempSync(join(tmpdir(), 'adstats-e2e-'));
 	let service: Harness['service'] = null;
 	if (!options.upstreamUrl) {
@@ -63,7 +65,7 @@ export async function startHarness(options: { upstreamUrl?: string; env?: Record
 			},
 		};
 	}
-	const sandbox = await startDiscordSandbox({ guildCount: 2, heartbeatIntervalMs: 5000 });
+	const sandbox = await startDiscordSandbox({ guildCount: options.guildCount ?? 2, heartbeatIntervalMs: 5000 });
 	const linkSecretHex = randomBytes(32).toString('hex');
 	const config = loadConfig({
 		DISCORD_TOKEN: sandbox.token,

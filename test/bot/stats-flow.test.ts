@@ -11,18 +11,43 @@ import {
 } from './harness.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-const ALICE = '310000000000000001';
-const BOB = '310000000000000002';
+const ADMIN = '310000000000000099';
 
+// Every test sets up the links it needs with members and servers of its own, so any one of them runs alone
+// (`--test-name-pattern`) or in any order and still means what it says.
 describe('the bot end to end, through the Discord stand-in and the bundled stats service', () => {
 	let h: Harness;
-	let aliceKey: string;
-	let serverKey: string;
+	let nextUser = 0;
+	/** A member no other test uses. */
+	const newUser = () => `3100000000000${String((nextUser += 1)).padStart(5, '0')}`;
+	/** The first server keeps its server key only within a test; the second never gets one. */
+	const linkedServer = () => h.sandbox.guildIds[0]!;
+	const unlinkedServer = () => h.sandbox.guildIds[1]!;
+
+	/** A new member linked to a new account through /link and its modal. */
+	async function linkedUser(accountName = 'Alice_Ads'): Promise<{ userId: string; apiKey: string }> {
+		const userId = newUser();
+		const apiKey = createAccount(h, accountName);
+		const { message } = await linkViaModal(h, apiKey, { userId });
+		assert.match(message.content, /Linked your account/);
+		return { userId, apiKey };
+	}
+
+	/** Links the first server to a new account through /server-key set. */
+	async function linkServer(accountName = 'Pixel_Community'): Promise<{ apiKey: string; reply: string }> {
+		const apiKey = createAccount(h, accountName);
+		const { message } = await linkViaModal(h, apiKey, {
+			userId: ADMIN,
+			guildId: linkedServer(),
+			server: true,
+			permissions: ADMIN_PERMISSIONS,
+		});
+		assert.match(message.content, /Linked this server/);
+		return { apiKey, reply: message.content };
+	}
 
 	before(async () => {
 		h = await startHarness();
-		aliceKey = createAccount(h, 'Alice_Ads');
-		serverKey = createAccount(h, 'Pixel_Community');
 	});
 	after(async () => {
 		h.sandbox.assertNoViolations();
@@ -32,6 +57,7 @@ describe('the bot end to end, through the Discord stand-in and the bundled stats
 	it('registers every command with the fixed names and options', () => {
 		const commands = h.sandbox.registeredCommands();
 		assert.deepEqual(commands.map((c) => c.name).sort(), [
+			'export',
 			'help',
 			'link',
 			'report',
@@ -43,39 +69,43 @@ describe('the bot end to end, through the Discord stand-in and the bundled stats
 		const stats = commands.find((c) => c.name === 'stats') as { options: { name: string; choices?: unknown[] }[] };
 		assert.deepEqual(
 			stats.options.map((o) => o.name),
-			['scope', 'days', 'share'],
+			['scope', 'days', 'share', 'metric'],
 		);
 		const days = stats.options.find((o) => o.name === 'days') as { choices: { value: number }[] };
 		assert.deepEqual(
 			days.choices.map((c) => c.value),
-			[7, 14, 30, 90],
+			[7, 14, 30, 90, 180, 365],
 		);
 		const serverKeyCommand = commands.find((c) => c.name === 'server-key') as { default_member_permissions: string };
 		assert.equal(serverKeyCommand.default_member_permissions, ADMIN_PERMISSIONS);
 	});
 
 	it('stats answers privately with a how-to when nothing is linked', async () => {
-		const handle = h.sandbox.dispatchCommand({ name: 'stats', userId: BOB });
+		const handle = h.sandbox.dispatchCommand({ name: 'stats', userId: newUser(), guildId: unlinkedServer() });
 		await assertAcknowledgedInTime(handle);
 		const message = await handle.finalMessage();
 		assert.ok(message.isEphemeral);
 		assert.match(message.content, /You have not linked an API key yet\. Run `\/link`/);
-		assert.doesNotMatch(message.content, /scope:server/, 'no server key yet, so no hint about it');
+		assert.doesNotMatch(message.content, /scope:server/, 'no server key there, so no hint about it');
 	});
 
 	it('link opens a modal and the submit links the account by name', async () => {
-		const { modal, message } = await linkViaModal(h, aliceKey, { userId: ALICE });
+		const userId = newUser();
+		const apiKey = createAccount(h, 'Alice_Ads');
+		const { modal, message } = await linkViaModal(h, apiKey, { userId });
 		assert.equal(modal.type, 9);
 		assert.ok(message.isEphemeral);
 		assert.match(message.content, /Linked your account to \*\*Alice\\_Ads\*\*/);
-		assert.match(message.content, new RegExp(`…${aliceKey.slice(-4)}`));
-		assert.ok(!message.content.includes(aliceKey));
+		assert.match(message.content, new RegExp(`…${apiKey.slice(-4)}`));
+		assert.ok(!message.content.includes(apiKey));
+		assert.notEqual(await h.bot.ctx.links.getUserLink(userId), null);
 	});
 
 	it('stats replies privately with the period totals and the chart attached as a PNG', async () => {
+		const { userId } = await linkedUser();
 		const handle = h.sandbox.dispatchCommand({
 			name: 'stats',
-			userId: ALICE,
+			userId,
 			options: [{ name: 'days', type: 4, value: 14 }],
 		});
 		await assertAcknowledgedInTime(handle);
@@ -96,22 +126,39 @@ describe('the bot end to end, through the Discord stand-in and the bundled stats
 		assert.ok(embed.image?.url.endsWith(`/${file!.name}`), 'Discord serves it from its CDN');
 		const share = JSON.stringify(message.components);
 		assert.match(share, /Share in channel/);
-		assert.match(share, new RegExp(`stats:share:${ALICE}:me:14`));
+		assert.match(share, new RegExp(`stats:share:${userId}:me:14:sends`));
+	});
+
+	it('stats in a DM shows the figures without a Share button: there is no channel to share to', async () => {
+		const { userId } = await linkedUser();
+		const handle = h.sandbox.dispatchCommand({ name: 'stats', userId, guildId: null });
+		const message = await handle.finalMessage();
+		assert.equal(message.embeds.length, 1, 'the figures are there');
+		assert.equal(message.files.length, 1);
+		assert.deepEqual(message.components, []);
+		const sent = handle.edits
+			.filter((edit) => edit.status < 300)
+			.map((edit) => edit.data as { components?: unknown[] });
+		assert.ok(
+			sent.every((data) => (data.components ?? []).length === 0),
+			'no edit ever carried a component',
+		);
 	});
 
 	it('the share button posts a public copy once, for the invoker only', async () => {
-		const buttonId = `stats:share:${ALICE}:me:30`;
-		const privateReply = await h.sandbox.dispatchCommand({ name: 'stats', userId: ALICE }).finalMessage();
+		const { userId } = await linkedUser();
+		const buttonId = `stats:share:${userId}:me:30:sends`;
+		const privateReply = await h.sandbox.dispatchCommand({ name: 'stats', userId }).finalMessage();
 		assert.match(JSON.stringify(privateReply.components), new RegExp(buttonId));
 
-		const stranger = h.sandbox.dispatchButton({ customId: buttonId, userId: BOB, messageId: privateReply.id });
+		const stranger = h.sandbox.dispatchButton({ customId: buttonId, userId: newUser(), messageId: privateReply.id });
 		const refused = await stranger.finalMessage();
 		assert.ok(refused.isEphemeral);
 		assert.match(refused.content, /Only the member who ran `\/stats` can share/);
 
 		const channelId = h.sandbox.guilds[0]!.defaultChannelId;
 		const before = h.sandbox.channelMessages(channelId).length;
-		const press = h.sandbox.dispatchButton({ customId: buttonId, userId: ALICE, messageId: privateReply.id });
+		const press = h.sandbox.dispatchButton({ customId: buttonId, userId, messageId: privateReply.id });
 		assert.equal((await press.firstResponse()).type, 6, 'acknowledged as an update, adding no message');
 		await assertAcknowledgedInTime(press);
 		await press.waitFor((x) => x.followUps.some((f) => f.status < 300) && x.edits.some((e) => e.status < 300));
@@ -126,9 +173,10 @@ describe('the bot end to end, through the Discord stand-in and the bundled stats
 	});
 
 	it('stats share:true keeps the deferral private and posts the result publicly', async () => {
+		const { userId } = await linkedUser();
 		const handle = h.sandbox.dispatchCommand({
 			name: 'stats',
-			userId: ALICE,
+			userId,
 			options: [{ name: 'share', type: 5, value: true }],
 		});
 		const first = await handle.firstResponse();
@@ -142,37 +190,44 @@ describe('the bot end to end, through the Discord stand-in and the bundled stats
 	});
 
 	it('server-key set is refused without Manage Server and nothing is stored', async () => {
-		const { modal, message } = await linkViaModal(h, serverKey, { userId: BOB, server: true });
+		const guildId = linkedServer();
+		const stored = await h.bot.ctx.links.getServerLink(guildId);
+		const apiKey = createAccount(h, 'Refused_Server');
+		const { modal, message } = await linkViaModal(h, apiKey, { userId: newUser(), guildId, server: true });
 		assert.equal(modal.type, 4);
 		assert.ok(message.isEphemeral);
 		assert.match(message.content, /Manage Server/);
-		assert.equal(await h.bot.ctx.links.getServerLink(h.sandbox.guildIds[0]!), null);
+		assert.deepEqual(await h.bot.ctx.links.getServerLink(guildId), stored, 'the server link is unchanged');
 	});
 
 	it('server-key set with Manage Server links the server, and status names account, admin and time', async () => {
-		const { message } = await linkViaModal(h, serverKey, { userId: BOB, server: true, permissions: ADMIN_PERMISSIONS });
-		assert.match(message.content, /Linked this server to \*\*Pixel\\_Community\*\*/);
+		const { apiKey, reply: linked } = await linkServer();
+		assert.match(linked, /Linked this server to \*\*Pixel\\_Community\*\*/);
 		const status = h.sandbox.dispatchCommand({
 			name: 'server-key',
 			subcommand: 'status',
-			userId: BOB,
+			userId: ADMIN,
+			guildId: linkedServer(),
 			permissions: ADMIN_PERMISSIONS,
 		});
 		const reply = await status.finalMessage();
 		assert.ok(reply.isEphemeral);
 		assert.match(reply.content, /Pixel\\_Community/);
-		assert.match(reply.content, new RegExp(`<@${BOB}>`));
+		assert.match(reply.content, new RegExp(`<@${ADMIN}>`));
 		assert.match(reply.content, /<t:\d+:R>/);
-		assert.ok(!reply.content.includes(serverKey));
+		assert.ok(!reply.content.includes(apiKey));
 	});
 
 	it('a member without a link is pointed at scope:server, which shows the server account', async () => {
-		const carol = '310000000000000003';
-		const hint = await h.sandbox.dispatchCommand({ name: 'stats', userId: carol }).finalMessage();
+		await linkServer();
+		const member = newUser();
+		const guildId = linkedServer();
+		const hint = await h.sandbox.dispatchCommand({ name: 'stats', userId: member, guildId }).finalMessage();
 		assert.match(hint.content, /scope:server/);
 		const handle = h.sandbox.dispatchCommand({
 			name: 'stats',
-			userId: carol,
+			userId: member,
+			guildId,
 			options: [{ name: 'scope', type: 3, value: 'server' }],
 		});
 		const message = await handle.finalMessage();
@@ -181,34 +236,41 @@ describe('the bot end to end, through the Discord stand-in and the bundled stats
 	});
 
 	it('the server key is per server: another server has none', async () => {
+		await linkServer();
+		const { userId } = await linkedUser();
 		const handle = h.sandbox.dispatchCommand({
 			name: 'stats',
-			userId: ALICE,
-			guildId: h.sandbox.guildIds[1]!,
+			userId,
+			guildId: unlinkedServer(),
 			options: [{ name: 'scope', type: 3, value: 'server' }],
 		});
 		assert.match((await handle.finalMessage()).content, /This server has no API key linked yet/);
 	});
 
 	it('server-key remove forgets the server key', async () => {
+		await linkServer();
+		const guildId = linkedServer();
+		assert.notEqual(await h.bot.ctx.links.getServerLink(guildId), null);
 		const remove = h.sandbox.dispatchCommand({
 			name: 'server-key',
 			subcommand: 'remove',
-			userId: BOB,
+			userId: ADMIN,
+			guildId,
 			permissions: ADMIN_PERMISSIONS,
 		});
 		assert.match((await remove.finalMessage()).content, /Removed the server's API key/);
-		assert.equal(await h.bot.ctx.links.getServerLink(h.sandbox.guildIds[0]!), null);
+		assert.equal(await h.bot.ctx.links.getServerLink(guildId), null);
 	});
 
 	it('unlink removes the link, and stats then gives the how-to', async () => {
-		const unlink = await h.sandbox.dispatchCommand({ name: 'unlink', userId: ALICE }).finalMessage();
+		const { userId } = await linkedUser();
+		const unlink = await h.sandbox.dispatchCommand({ name: 'unlink', userId }).finalMessage();
 		assert.ok(unlink.isEphemeral);
 		assert.match(unlink.content, /Unlinked/);
-		assert.equal(await h.bot.ctx.links.getUserLink(ALICE), null);
-		const again = await h.sandbox.dispatchCommand({ name: 'unlink', userId: ALICE }).finalMessage();
+		assert.equal(await h.bot.ctx.links.getUserLink(userId), null);
+		const again = await h.sandbox.dispatchCommand({ name: 'unlink', userId }).finalMessage();
 		assert.match(again.content, /You had no key linked/);
-		const stats = await h.sandbox.dispatchCommand({ name: 'stats', userId: ALICE }).finalMessage();
+		const stats = await h.sandbox.dispatchCommand({ name: 'stats', userId }).finalMessage();
 		assert.match(stats.content, /You have not linked an API key yet/);
 	});
 

@@ -57,9 +57,9 @@ test('a 10,000-character account name is cut and the embed stays within limits',
 
 test('a name of astral characters is cut on a code point boundary', () => {
 	const snapshot = { ...figures(1), meta: { generatedAt: null, user: '😀'.repeat(10_000) } };
-	const title = buildStatsEmbed(result(snapshot), EMBED_OPTIONS).title ?? '';
-	assert.doesNotMatch(title, /[\ud800-\udbff](?![\udc00-\udfff])/u, 'no lone high surrogate');
-	assert.ok(title.endsWith('…'));
+	const accountLine = (buildStatsEmbed(result(snapshot), EMBED_OPTIONS).description ?? '').split('\n')[0] ?? '';
+	assert.doesNotMatch(accountLine, /[\ud800-\udbff](?![\udc00-\udfff])/u, 'no lone high surrogate');
+	assert.ok(accountLine.endsWith('…**'), accountLine);
 });
 
 test('null everywhere and an empty breakdown still give a valid embed', () => {

@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { APIEmbed } from 'discord.js';
+import { changeBetween, type Comparisons, type PeriodComparisons } from '../../src/history/index.js';
+import { translator } from '../../src/i18n/index.js';
 import {
 	buildStatsEmbed,
+	changeText,
 	chartFileName,
 	failureShare,
 	joinsPer100Sends,
@@ -48,20 +51,31 @@ test('embed fields show the period totals with en-US grouping', () => {
 		'Last 7 days': 'Sends: **1,234**\nJoins: **40**',
 		'Last 30 days': 'Sends: **2,000**\nJoins: **150**',
 		'All time': 'Sends: **97,500**\nJoins: **5,432**',
-		'Failed sends': '**2,500**\n2.5% of attempts',
+		'Failed sends (all time)': '**2,500**\n2.5% of attempts',
 		'Joins per 100 sends': '**7.5**\nlast 30 days',
 	});
 });
 
-test('embed fields use German grouping and decimal commas for the de locale', () => {
+test('embed fields are German, with German grouping and decimal commas, for the de locale', () => {
 	assert.deepEqual(fieldValues(build(fresh(snapshot()), { locale: 'de' })), {
-		Today: 'Sends: **12**\nJoins: **3**',
-		'Last 7 days': 'Sends: **1.234**\nJoins: **40**',
-		'Last 30 days': 'Sends: **2.000**\nJoins: **150**',
-		'All time': 'Sends: **97.500**\nJoins: **5.432**',
-		'Failed sends': '**2.500**\n2,5\u00a0% of attempts',
-		'Joins per 100 sends': '**7,5**\nlast 30 days',
+		Heute: 'Sendungen: **12**\nBeitritte: **3**',
+		'Letzte 7 Tage': 'Sendungen: **1.234**\nBeitritte: **40**',
+		'Letzte 30 Tage': 'Sendungen: **2.000**\nBeitritte: **150**',
+		Insgesamt: 'Sendungen: **97.500**\nBeitritte: **5.432**',
+		'Fehlgeschlagene Sendungen (insgesamt)': '**2.500**\n2,5\u00a0% der Versuche',
+		'Beitritte je 100 Sendungen': '**7,5**\nletzte 30 Tage',
 	});
+});
+
+test('a locale outside the catalogue renders exactly as en-US, numbers included', () => {
+	assert.deepEqual(
+		fieldValues(build(fresh(snapshot()), { locale: 'en-GB' })),
+		fieldValues(build(fresh(snapshot()), { locale: 'en-US' })),
+	);
+	assert.equal(
+		fieldValues(build(fresh(snapshot()), { locale: 'es-419' }))['Last 7 days'],
+		'Sends: **1,234**\nJoins: **40**',
+	);
 });
 
 test('an unknown or malformed locale falls back to en-US numbers', () => {
@@ -76,7 +90,7 @@ test('failure share counts failed sends against all attempts, successful plus fa
 	none.sends.allTime = 0;
 	none.sends.failedAllTime = 0;
 	assert.equal(failureShare(none), null, 'no attempts: no share');
-	assert.equal(fieldValues(build(fresh(none)))['Failed sends'], '**0**\n— of attempts');
+	assert.equal(fieldValues(build(fresh(none)))['Failed sends (all time)'], '**0**\n— of attempts');
 });
 
 test('joins per 100 sends uses the 30-day period and is unknown without sends', () => {
@@ -99,7 +113,7 @@ test('null figures show as a dash, never as 0 or "null"', () => {
 		'Last 7 days': 'Sends: **—**\nJoins: **—**',
 		'Last 30 days': 'Sends: **—**\nJoins: **—**',
 		'All time': 'Sends: **—**\nJoins: **—**',
-		'Failed sends': '**—**\n— of attempts',
+		'Failed sends (all time)': '**—**\n— of attempts',
 		'Joins per 100 sends': '**—**\nlast 30 days',
 	});
 	assert.equal(embed.title, 'Ad statistics');
@@ -119,7 +133,6 @@ test('account name cannot format or ping: markdown escaped, mentions broken', ()
 		assert.doesNotMatch(text, /(?<!\\)_x(?<!\\)_/u, 'no italics');
 		assert.doesNotMatch(text, /(?<!\\)\[l\]\(/u, 'no masked link');
 	}
-	assert.ok(embed.title?.startsWith('Ad statistics · \\*bold\\* \\_x\\_ @\u200beveryone <@\u200b123>'), embed.title);
 	assert.ok(embed.description?.startsWith('Account: **\\*bold\\* \\_x\\_ @\u200beveryone'), embed.description);
 });
 
@@ -141,7 +154,7 @@ test('generated_at becomes Discord timestamps in full and relative form', () => 
 		embed.description,
 		`Account: **Acme Ads**\nGenerated <t:${GENERATED_SECONDS}:f> (<t:${GENERATED_SECONDS}:R>)`,
 	);
-	assert.equal(embed.timestamp, '2026-11-21T09:30:12.123Z');
+	assert.equal(embed.timestamp, undefined, 'the time is shown once, in the description');
 });
 
 test('an unparsable generated_at shows a dash instead of a broken timestamp', () => {
@@ -175,12 +188,12 @@ test('stale age reads in hours and days as it grows', () => {
 	assert.equal(age(3 * 86_400_000), '3 days');
 });
 
-test('the stale age keeps the English sentence in a German locale', () => {
-	const embed = build(
-		{ snapshot: snapshot(), fetchedAt: FETCHED_AT - 5 * 60_000, isStale: true },
-		{ locale: 'de', now: FETCHED_AT },
-	);
-	assert.match(embed.description ?? '', /\(5 minutes old\)/u);
+test("the stale line and its age are in the reply's language", () => {
+	const stale = { snapshot: snapshot(), fetchedAt: FETCHED_AT - 5 * 60_000, isStale: true };
+	assert.match(build(stale, { locale: 'de', now: FETCHED_AT }).description ?? '', /Veraltet:.*\(5 Minuten alt\)/u);
+	assert.match(build(stale, { locale: 'ja', now: FETCHED_AT }).description ?? '', /古いデータ.*5分前/u);
+	const oneMinute = { ...stale, fetchedAt: FETCHED_AT - 60_000 };
+	assert.match(build(oneMinute, { now: FETCHED_AT }).description ?? '', /\(60 seconds old\)/u);
 });
 
 test('a chart file name points the embed image at the attachment', () => {
@@ -198,4 +211,54 @@ test('a chart note is shown in the description', () => {
 
 test('scope server names the server account', () => {
 	assert.match(build(fresh(snapshot()), { scope: 'server' }).description ?? '', /^Server's account: \*\*Acme Ads\*\*/u);
+});
+
+function comparisons(overrides: Partial<Record<'sends' | 'joins', Partial<PeriodComparisons>>> = {}): Comparisons {
+	const line = (current: number | null, previous: number | null) => ({
+		current,
+		previous,
+		change: changeBetween(current, previous),
+	});
+	return {
+		sends: { day: line(12, 10), week: line(1234, 1490), month: line(2000, 2000), ...overrides.sends },
+		joins: { day: line(3, 0), week: line(40, null), month: line(150, 100), ...overrides.joins },
+	};
+}
+
+test('each period shows its change against the period before, with arrows and signs, not colour alone', () => {
+	const embed = build(fresh(snapshot()), { comparisons: comparisons() });
+	assert.deepEqual(fieldValues(embed), {
+		Today: 'Sends: **12** ▲ +20.0 %\nJoins: **3** ★ new',
+		'Last 7 days': 'Sends: **1,234** ▼ −17.2 %\nJoins: **40** —',
+		'Last 30 days': 'Sends: **2,000** ■ ±0.0 %\nJoins: **150** ▲ +50.0 %',
+		'All time': 'Sends: **97,500**\nJoins: **5,432**',
+		'Failed sends (all time)': '**2,500**\n2.5% of attempts',
+		'Joins per 100 sends': '**7.5**\nlast 30 days',
+	});
+	assert.match(embed.footer?.text ?? '', /Days are UTC calendar days\./u);
+	assert.match(embed.footer?.text ?? '', /compare each period with the one before it/u);
+});
+
+test('a change rounds to one decimal before it picks its arrow, and follows the locale', () => {
+	const t = translator('en-US');
+	assert.equal(changeText({ kind: 'percent', value: 12.46 }, t, 'en-US'), '▲ +12.5 %');
+	assert.equal(changeText({ kind: 'percent', value: -0.04 }, t, 'en-US'), '■ ±0.0 %');
+	assert.equal(changeText({ kind: 'percent', value: 1234.5 }, t, 'en-US'), '▲ +1,234.5 %');
+	assert.equal(changeText({ kind: 'percent', value: -17.16 }, translator('de'), 'de'), '▼ −17,2 %');
+	assert.equal(changeText({ kind: 'new' }, translator('ja'), 'ja'), '★ 新規');
+	assert.equal(changeText({ kind: 'unknown' }, t, 'en-US'), '—');
+});
+
+test('the embed names the account once and says who shared a public copy', () => {
+	const embed = build(fresh(snapshot()), { sharedBy: '123456789012345678', locale: 'de' });
+	const text = JSON.stringify(embed);
+	assert.equal(text.split('Acme Ads').length - 1, 1, 'the account is named exactly once');
+	assert.equal(embed.description?.split('\n').at(-1), 'Geteilt von <@123456789012345678>');
+	assert.doesNotMatch(JSON.stringify(build(fresh(snapshot()))), /Shared by/u, 'a private reply does not say it');
+});
+
+test('chart notes are listed in the description, one per line', () => {
+	const notes = ['History starts on November 1, 2026: the chart begins there.', 'Second line.'];
+	const embed = build(fresh(snapshot()), { notes });
+	assert.deepEqual(embed.description?.split('\n').slice(-2), notes);
 });

@@ -6,6 +6,7 @@ import { createSettingsStore } from '../../src/settings/settings-store.js';
 import { startHistorySampler } from '../../src/history/run-sampler.js';
 import { createLinkStore } from '../../src/links/link-store.js';
 import type { LinkedKey, LinkStore } from '../../src/links/types.js';
+import { createMetrics } from '../../src/metrics/index.js';
 import { createLogger } from '../../src/logger.js';
 import { startBackgroundJobs } from '../../src/reports/background-jobs.js';
 import { openCoordinator } from '../../src/store/coordination.js';
@@ -52,6 +53,7 @@ const ctx = {
 	settings: createSettingsStore({ keyv: stores.settings, withLock: createKeyedMutex() }),
 	guildApi: {} as BotContext['guildApi'],
 	log: createLogger('silent'),
+	metrics: createMetrics({ commands: [], collectDefault: false }),
 } satisfies BotContext;
 
 await send({ ready: true });

@@ -8,6 +8,7 @@ import type { BotContext } from '../../src/interactions/context.js';
 import { createSettingsStore } from '../../src/settings/settings-store.js';
 import type { CommandInteraction, MessagePayload, Visibility } from '../../src/interactions/types.js';
 import type { LinkedKey, LinkStatus, LinkStore } from '../../src/links/types.js';
+import { createMetrics } from '../../src/metrics/index.js';
 import { createLogger } from '../../src/logger.js';
 import type { ChartRenderer } from '../../src/render/chart-renderer.js';
 import { KeyRejectedError } from '../../src/stats-api/errors.js';
@@ -78,6 +79,7 @@ export async function openReportContext(): Promise<ReportTestContext> {
 		settings: createSettingsStore({ keyv: stores.settings, withLock: createKeyedMutex() }),
 		guildApi: {} as BotContext['guildApi'],
 		log: createLogger('silent'),
+		metrics: createMetrics({ commands: [], collectDefault: false }),
 	} satisfies BotContext;
 	return {
 		ctx,

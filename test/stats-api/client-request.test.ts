@@ -60,8 +60,14 @@ async function requestSeenFor(baseUrl: string): Promise<Recorded> {
 	return recorded[0] as Recorded;
 }
 
+// Written out, not read back from package.json: a renamed package or a lost version must fail here, where the
+// code and this test would otherwise agree on `undefined/undefined`.
+const USER_AGENT = /^adstats-discord-bot\/(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)$/;
+
 test('the default User-Agent names the bot and its package.json version, nothing else', () => {
-	assert.equal(DEFAULT_USER_AGENT, `adstats-discord-bot/${packageJson.version}`);
+	const version = USER_AGENT.exec(DEFAULT_USER_AGENT)?.[1];
+	assert.ok(version, `${DEFAULT_USER_AGENT} is not adstats-discord-bot/<semver>`);
+	assert.equal(version, packageJson.version, 'the version is the one package.json declares');
 });
 
 test('the client sends GET /api/v1/stats with the bearer key, JSON headers and its User-Agent', async () => {
@@ -71,7 +77,8 @@ test('the client sends GET /api/v1/stats with the bearer key, JSON headers and i
 	assert.equal(seen.headers.authorization, `Bearer ${KEY}`);
 	assert.equal(seen.headers.accept, 'application/json');
 	assert.equal(seen.headers['content-type'], 'application/json');
-	assert.equal(seen.headers['user-agent'], `adstats-discord-bot/${packageJson.version}`);
+	assert.match(seen.headers['user-agent'] ?? '', USER_AGENT);
+	assert.equal(seen.headers['user-agent'], DEFAULT_USER_AGENT);
 });
 
 test('a base URL with a trailing slash does not double the slash', async () => {

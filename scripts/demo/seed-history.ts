@@ -1,0 +1,48 @@
+// Gives the demo a past: one end-of-day snapshot of the demo account for each of its past days,
+// computed from the same events the bundled service holds, folded into the bot's history as the
+// daily sampler would have done. The service itself answers with today's figures only.
+import type { HistoryStore } from '../../src/history/index.js';
+import { DAY_MS, dayNumberOf, formatGeneratedAt } from '../../src/service/days.js';
+import { EVENT_KIND, type NormalizedEvent } from '../../src/service/events.js';
+import { computeStatsBody, type DayCounts } from '../../src/service/stats-body.js';
+import { parseStatsBody } from '../../src/stats-api/validate.js';
+
+/** Folds one snapshot per past day (taken at 23:59 UTC of that day) into the account's history. */
+export async function seedDemoHistory(
+	history: HistoryStore,
+	options: { user: string; events: readonly NormalizedEvent[]; now: Date; days: number },
+): Promise<number> {
+	const today = dayNumberOf(options.now.getTime());
+	const byDay = new Map<number, DayCounts & { sendsFailed: number }>();
+	for (const event of options.events) {
+		const day = dayNumberOf(event.atMs);
+		const counts = byDay.get(day) ?? { day, sendsOk: 0, sendsFailed: 0, joins: 0 };
+		if (event.kind === EVENT_KIND.sendOk) counts.sendsOk += 1;
+		else if (event.kind === EVENT_KIND.sendFailed) counts.sendsFailed += 1;
+		else counts.joins += 1;
+		byDay.set(day, counts);
+	}
+	let folded = 0;
+	for (let day = today - options.days; day < today; day += 1) {
+		const takenAt = new Date((day + 1) * DAY_MS - 60_000);
+		const upToDay = [...byDay.values()].filter((counts) => counts.day <= day);
+		const totals = upToDay.reduce(
+			(sum, counts) => ({
+				sendsOk: sum.sendsOk + counts.sendsOk,
+				sendsFailed: sum.sendsFailed + counts.sendsFailed,
+				joins: sum.joins + counts.joins,
+			}),
+			{ sendsOk: 0, sendsFailed: 0, joins: 0 },
+		);
+		const body = computeStatsBody({
+			user: options.user,
+			totals,
+			days: upToDay,
+			now: takenAt,
+			generatedAt: formatGeneratedAt(takenAt),
+		});
+		await history.record(parseStatsBody(JSON.stringify(body)), takenAt.getTime());
+		folded += 1;
+	}
+	return folded;
+}

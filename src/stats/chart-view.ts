@@ -1,0 +1,116 @@
+import { AVERAGE_LEAD_IN_DAYS, buildChartSeries, type HistoryRecord } from '../history/index.js';
+import { translator, type Locale, type Translate } from '../i18n/index.js';
+import type { BotContext } from '../interactions/context.js';
+import type { ChartInput, ChartLabels, ChartPoint } from '../render/chart.js';
+import { CHART_UNAVAILABLE_NOTE, NO_CHART_DATA_NOTE, renderChartSafely } from '../render/chart-output.js';
+import { chartFileName } from '../render/embed.js';
+import { formatUtcDate, formatUtcDateRange, truncate } from '../render/format.js';
+import type { StatsScope } from './scope.js';
+import type { StatsDays, StatsMetric } from './request.js';
+
+const ACCOUNT_NAME_MAX = 40;
+const SILENT = { warn: () => undefined };
+const SERVER_NAME_MAX = 32;
+
+export interface ChartView {
+	metric: StatsMetric;
+	days: StatsDays;
+	scope: StatsScope;
+	locale: Locale;
+	/** `meta.user`, as the picture names it (an image needs no markdown escaping). */
+	accountName: string | null;
+	/** Named in the title for scope:server when the caller knows it. */
+	serverName?: string | null;
+	/** The bot's UTC date, `YYYY-MM-DD`. */
+	today: string;
+}
+
+export interface ChartOutcome {
+	png: Buffer | null;
+	fileName: string | null;
+	/** Translated lines for the embed: where the chart starts, why there is none, when joins arrive. */
+	notes: string[];
+}
+
+/** The chart of a history record: the days asked for, cut to where the history starts, with translated texts. */
+export function chartInputOf(
+	record: HistoryRecord | null,
+	view: ChartView,
+): { input: ChartInput | null; notes: string[] } {
+	const t = translator(view.locale);
+	const series = buildChartSeries(record, { days: view.days, metric: view.metric, today: view.today });
+	if (view.metric !== 'sends' && series.firstFigureDate !== null) {
+		const key = view.metric === 'joins' ? 'stats.joinsNotYet' : 'stats.conversionNotYet';
+		return { input: null, notes: [t(key, { date: formatUtcDate(series.firstFigureDate, view.locale) })] };
+	}
+	if (series.firstKnownDate === null) return { input: null, notes: [t('embed.noDailyFigures')] };
+
+	const notes: string[] = [];
+	const firstKnown = series.firstKnownDate;
+	let points = series.points.map(rounded);
+	let seed = series.leadIn.map(rounded);
+	const start = points.findIndex((point) => point.date >= firstKnown);
+	if (start > 0) {
+		// Nothing is known before the history starts: the chart begins there rather than with empty weeks.
+		seed = [...seed, ...points.slice(0, start)].slice(-AVERAGE_LEAD_IN_DAYS);
+		points = points.slice(start);
+		notes.push(t('embed.historySince', { date: formatUtcDate(firstKnown, view.locale) }));
+	}
+	const from = points[0]?.date ?? view.today;
+	return {
+		input: {
+			metric: view.metric,
+			points,
+			averageSeed: seed.map((point) => point.value),
+			locale: view.locale,
+			labels: chartLabels(t, view, from),
+		},
+		notes,
+	};
+}
+
+/** Builds and renders the chart; a renderer failure costs the picture, never the reply. */
+export async function renderStatsChart(
+	ctx: Pick<BotContext, 'renderer'> & Partial<Pick<BotContext, 'log'>>,
+	record: HistoryRecord | null,
+	view: ChartView,
+): Promise<ChartOutcome> {
+	const { input, notes } = chartInputOf(record, view);
+	if (input === null) return { png: null, fileName: null, notes };
+	const rendered = await renderChartSafely(ctx.renderer, input, {
+		log: ctx.log ?? SILENT,
+		fileName: chartFileName(view.days, view.metric),
+	});
+	const t = translator(view.locale);
+	if (rendered.note === CHART_UNAVAILABLE_NOTE) notes.push(t('embed.chartUnavailable'));
+	else if (rendered.note === NO_CHART_DATA_NOTE) notes.push(t('embed.noDailyFigures'));
+	return { png: rendered.png, fileName: rendered.png ? rendered.fileName : null, notes };
+}
+
+/**
+ * The picture stands on its own when forwarded: line one names the account (and the server for
+ * scope:server), line two the metric and the UTC date range with the year.
+ */
+export function chartLabels(t: Translate, view: ChartView, from: string): ChartLabels {
+	const account = view.accountName?.trim()
+		? truncate(view.accountName.replace(/\s+/gu, ' ').trim(), ACCOUNT_NAME_MAX)
+		: t('embed.titleNoAccount');
+	const server = view.serverName?.trim() ? truncate(view.serverName.trim(), SERVER_NAME_MAX) : null;
+	let title = account;
+	if (view.scope === 'server') {
+		title = server ? t('chart.subjectServer', { account, server }) : t('chart.subjectServerUnnamed', { account });
+	}
+	return {
+		title,
+		subtitle: t(`chart.title.${view.metric}`, { range: formatUtcDateRange(from, view.today, view.locale) }),
+		yAxis: t(`chart.yAxis.${view.metric}`),
+		series: t(`chart.legend.${view.metric}`),
+		average: t('chart.legend.average', { count: 7 }),
+		partialToday: t('chart.legend.partialToday'),
+	};
+}
+
+/** Conversion is a ratio: two decimals are all a chart can show. */
+function rounded(point: { date: string; value: number | null }): ChartPoint {
+	return { date: point.date, value: point.value === null ? null : Math.round(point.value * 100) / 100 };
+}

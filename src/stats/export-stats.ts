@@ -1,0 +1,34 @@
+import { addDays, buildExport, utcDateOf, type ExportFile } from '../history/index.js';
+import type { BotContext } from '../interactions/context.js';
+import { historyWithSnapshot } from './account-history.js';
+import type { StatsDays, StatsTarget } from './request.js';
+import { fetchStatsFor } from './resolve-key.js';
+
+export interface StatsExport extends ExportFile {
+	/** `meta.user` of the account, or null when the endpoint did not name it. */
+	accountName: string | null;
+	/** First and last day of the file, `YYYY-MM-DD`. */
+	from: string;
+	to: string;
+	/** False when every cell of the file would be empty. */
+	hasData: boolean;
+}
+
+/**
+ * The `/export` file: `days` UTC days ending today, from the account's history with a fresh snapshot folded
+ * in (the same fetch as `/stats`, so it also feeds the history).
+ */
+export async function exportStats(
+	ctx: Pick<BotContext, 'links' | 'stats' | 'history' | 'config' | 'log'>,
+	target: StatsTarget,
+	options: { days: StatsDays; now?: number },
+): Promise<StatsExport> {
+	const now = options.now ?? Date.now();
+	const today = utcDateOf(now);
+	const result = await fetchStatsFor(ctx, target);
+	const record = await historyWithSnapshot(ctx, result, now);
+	const file = buildExport(record, { days: options.days, today });
+	const from = addDays(today, -(options.days - 1));
+	const hasData = Object.keys(record.days).some((date) => date >= from && date <= today);
+	return { ...file, accountName: result.snapshot.meta.user, from, to: today, hasData };
+}
