@@ -167,4 +167,66 @@ describe('access rules on /stats and Share, through the Discord stand-in', () =>
 		await handle.waitFor((x) => x.followUps.some((f) => f.status < 300 && !(f.flags & 64)));
 		assert.equal(publicCount(), before + 1);
 	});
+
+	it('default-metric applies to /stats without metric', async () => {
+		await h.bot.ctx.settings.update(guildId, { defaultMetric: 'joins', defaultDays: 14 });
+		assert.match(shareId(await stats([]).finalMessage())!, /:me:14:joins$/);
+		assert.match(shareId(await stats([{ name: 'metric', type: 3, value: 'sends' }]).finalMessage())!, /:me:14:sends$/);
+	});
+
+	it("the language setting is the language of public posts; private replies stay the member's", async () => {
+		await h.bot.ctx.settings.update(guildId, { language: 'ja' });
+		const where = { locale: 'en-US', guildLocale: 'de' };
+		const privateReply = await h.sandbox
+			.dispatchCommand({ name: 'stats', userId: MEMBER, guildId, ...where })
+			.finalMessage();
+		const title = (message: { embeds: unknown[] }) => (message.embeds[0] as { title: string }).title;
+		assert.match(title(privateReply), /^Ad statistics/);
+
+		const shared = h.sandbox.dispatchCommand({
+			name: 'stats',
+			userId: MEMBER,
+			guildId,
+			options: [shareTrue],
+			...where,
+		});
+		await shared.waitFor((x) => x.followUps.some((f) => f.status < 300 && !(f.flags & 64)));
+		const copy = shared.followUps.find((f) => f.status < 300 && !(f.flags & 64))!;
+		assert.match((copy.data as { embeds: { title: string }[] }).embeds[0]!.title, /^広告の統計/u);
+
+		const press = h.sandbox.dispatchButton({
+			customId: shareId(privateReply)!,
+			userId: MEMBER,
+			guildId,
+			messageId: privateReply.id,
+			...where,
+		});
+		await press.waitFor((x) => x.followUps.some((f) => f.status < 300 && !(f.flags & 64)));
+		const pressed = press.followUps.find((f) => f.status < 300 && !(f.flags & 64))!;
+		assert.match((pressed.data as { embeds: { title: string }[] }).embeds[0]!.title, /^広告の統計/u);
+
+		await h.bot.ctx.settings.update(guildId, { language: 'auto' });
+		const auto = h.sandbox.dispatchCommand({ name: 'stats', userId: MEMBER, guildId, options: [shareTrue], ...where });
+		await auto.waitFor((x) => x.followUps.some((f) => f.status < 300 && !(f.flags & 64)));
+		const autoCopy = auto.followUps.find((f) => f.status < 300 && !(f.flags & 64))!;
+		assert.match(
+			(autoCopy.data as { embeds: { title: string }[] }).embeds[0]!.title,
+			/^Werbestatistik/u,
+			"auto: the server's locale",
+		);
+	});
+
+	it('/export scope:server follows the server-stats role: a refusal carries no file', async () => {
+		await h.bot.ctx.settings.update(guildId, { serverStatsRoleId: STATS_ROLE });
+		const exportServer = () =>
+			h.sandbox.dispatchCommand({ name: 'export', userId: MEMBER, guildId, options: [serverScope] }).finalMessage();
+		const refused = await exportServer();
+		assert.ok(refused.isEphemeral);
+		assert.match(refused.content, new RegExp(`<@&${STATS_ROLE}>`));
+		assert.equal(refused.files.length, 0);
+		roles.set(MEMBER, [STATS_ROLE]);
+		const allowed = await exportServer();
+		assert.doesNotMatch(allowed.content, new RegExp(`<@&${STATS_ROLE}>`));
+		assert.match(allowed.content, /Daily figures|no daily figures/);
+	});
 });
