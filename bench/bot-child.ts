@@ -45,7 +45,7 @@ if (mode === 'plain') {
 		{ logDestination: new Writable({ write: (_chunk, _encoding, done) => done() }) },
 	);
 	const readyMs = Date.now() - startedAt;
-	console.log(JSON.stringify({ readyMs, guilds: bot.client.guilds.cache.size, ...settle() }));
+	console.log(JSON.stringify({ readyMs, guilds: bot.client?.guilds.cache.size ?? 0, ...settle() }));
 	await bot.stop();
 	rmSync(dir, { recursive: true, force: true });
 }

@@ -5,15 +5,19 @@ import { availableParallelism, cpus } from 'node:os';
 import { runChartBench } from './chart.js';
 import type { BenchFigure } from './figures.js';
 import { runHistoryBench } from './history.js';
+import { runHistoryStatsBench } from './history-stats.js';
 import { runProcessBench } from './process.js';
+import { runScaleBench } from './scale.js';
 import { runServiceBench } from './service.js';
 import { runStatsBench } from './stats.js';
 
 const sections: [string, () => Promise<BenchFigure[]>][] = [
 	['/stats through the bot and the Discord stand-in', runStatsBench],
 	['memory and start-up', () => runProcessBench()],
+	['shards, processes and HTTP interactions', () => runScaleBench()],
 	['chart rendering', () => runChartBench()],
 	['history sampler', () => runHistoryBench()],
+	['/stats from a year of history', () => runHistoryStatsBench()],
 	['stats service at 10 million events', () => runServiceBench()],
 ];
 

@@ -138,6 +138,11 @@ function readScaleSettings(readers: ReturnType<typeof envReaders>, isBot: boolea
 	const interactionsPort =
 		readers.read('INTERACTIONS_PORT') === undefined ? null : readers.integer('INTERACTIONS_PORT', 0, 0, 65_535);
 	const botProcesses = readers.integer('BOT_PROCESSES', 1, 1, 64);
+	if (isBot && interactionsPort !== null && botProcesses > 1) {
+		readers.problems.push(
+			'BOT_PROCESSES is for gateway shards; in HTTP mode (INTERACTIONS_PORT) run several workers behind a load balancer',
+		);
+	}
 	if (isBot && typeof shardCount === 'number' && botProcesses > shardCount) {
 		readers.problems.push('BOT_PROCESSES cannot exceed SHARD_COUNT: each process needs at least one shard');
 	}

@@ -93,3 +93,91 @@ describe('config', () => {
 		assert.throws(() => loadConfig({ DISCORD_TOKEN: 't' }, 'register'), /DISCORD_APPLICATION_ID is required/);
 	});
 });
+
+describe('config of the second milestone', () => {
+	const PUBLIC_KEY = 'b'.repeat(64);
+
+	it('applies the defaults of history, scale and metrics', () => {
+		const config = loadConfig(BASE_ENV);
+		assert.equal(config.historySampling, true);
+		assert.equal(config.historySamplePerMinute, 30);
+		assert.equal(config.historyDays, 400);
+		assert.equal(config.shardCount, 'auto');
+		assert.equal(config.botProcesses, 1);
+		assert.equal(config.interactionsPort, null);
+		assert.equal(config.interactionsHost, '127.0.0.1');
+		assert.equal(config.discordPublicKey, null);
+		assert.equal(config.metricsPort, null);
+		assert.equal(config.metricsHost, '127.0.0.1');
+	});
+
+	it('reads every variable when set', () => {
+		const config = loadConfig({
+			...BASE_ENV,
+			STORE_URL: 'redis://127.0.0.1:6379',
+			HISTORY_SAMPLING: 'off',
+			HISTORY_SAMPLE_PER_MINUTE: '5',
+			HISTORY_DAYS: '500',
+			SHARD_COUNT: '4',
+			BOT_PROCESSES: '2',
+			METRICS_PORT: '9464',
+			METRICS_HOST: '0.0.0.0',
+		});
+		assert.equal(config.historySampling, false);
+		assert.equal(config.historySamplePerMinute, 5);
+		assert.equal(config.historyDays, 500);
+		assert.equal(config.shardCount, 4);
+		assert.equal(config.botProcesses, 2);
+		assert.equal(config.metricsPort, 9464);
+		assert.equal(config.metricsHost, '0.0.0.0');
+		const http = loadConfig({ ...BASE_ENV, INTERACTIONS_PORT: '8080', DISCORD_PUBLIC_KEY: PUBLIC_KEY });
+		assert.equal(http.interactionsPort, 8080);
+		assert.deepEqual(http.discordPublicKey, Buffer.from(PUBLIC_KEY, 'hex'));
+	});
+
+	it('refuses sqlite:// with several processes, in one line', () => {
+		assert.deepEqual(problemsOf({ ...BASE_ENV, SHARD_COUNT: '2', BOT_PROCESSES: '2' }), [
+			'BOT_PROCESSES above 1 needs a shared STORE_URL (redis:// or postgres://): sqlite:// is for one process',
+		]);
+	});
+
+	it('refuses shapes that cannot work', () => {
+		assert.match(problemsOf({ ...BASE_ENV, INTERACTIONS_PORT: '8080' }).join(), /DISCORD_PUBLIC_KEY is required/);
+		assert.match(
+			problemsOf({ ...BASE_ENV, INTERACTIONS_PORT: '8080', DISCORD_PUBLIC_KEY: 'zz' }).join(),
+			/DISCORD_PUBLIC_KEY must be 64 hex/,
+		);
+		assert.match(
+			problemsOf({ ...BASE_ENV, STATS_API_BASE_URL: 'https://ads.example/api/v1/stats' }).join(),
+			/STATS_API_BASE_URL must be the base URL only/,
+		);
+		assert.match(
+			problemsOf({
+				...BASE_ENV,
+				STORE_URL: 'redis://x',
+				INTERACTIONS_PORT: '80',
+				DISCORD_PUBLIC_KEY: PUBLIC_KEY,
+				BOT_PROCESSES: '2',
+			}).join(),
+			/BOT_PROCESSES is for gateway shards/,
+		);
+		assert.match(
+			problemsOf({ ...BASE_ENV, STORE_URL: 'redis://x', SHARD_COUNT: '1', BOT_PROCESSES: '2' }).join(),
+			/cannot exceed SHARD_COUNT/,
+		);
+		assert.match(
+			problemsOf({ ...BASE_ENV, HISTORY_DAYS: '30' }).join(),
+			/HISTORY_DAYS must be a whole number from 371/,
+		);
+		assert.match(problemsOf({ ...BASE_ENV, HISTORY_SAMPLING: 'maybe' }).join(), /HISTORY_SAMPLING must be on or off/);
+		assert.match(problemsOf({ ...BASE_ENV, SHARD_COUNT: '0' }).join(), /SHARD_COUNT must be a whole number/);
+	});
+
+	it('registering needs neither the stats service nor a store check', () => {
+		const config = loadConfig(
+			{ DISCORD_TOKEN: 't', DISCORD_APPLICATION_ID: '123456789012345678', STORE_URL: 'nonsense' },
+			'register',
+		);
+		assert.equal(config.applicationId, '123456789012345678');
+	});
+});

@@ -17,14 +17,23 @@ filterIntendedCacheWarnings();
  * the bulk of GUILD_CREATE; discord.js documents limiting them as unsupported because cached
  * lookups like `guild.channels` go empty, which this bot never reads (DISCORD-NOTES memory table).
  */
-export function createDiscordClient(options: { apiUrl: string }): Client {
+export function createDiscordClient(options: { apiUrl: string; shards?: GatewayShards }): Client {
 	return new Client({
 		intents: [GatewayIntentBits.Guilds],
+		// Always explicit: left at the defaults, discord.js would parse SHARDS/SHARD_COUNT from the environment itself.
+		shards: options.shards?.ids ?? [0],
+		shardCount: options.shards?.total ?? 1,
 		rest: { api: options.apiUrl, globalRequestsPerSecond: INTERACTION_REQUESTS_PER_SECOND },
 		allowedMentions: { parse: [] },
 		makeCache: Options.cacheWithLimits(CACHE_LIMITS),
 		sweepers: Options.DefaultSweeperSettings,
 	});
+}
+
+/** The shards one client connects: `ids` out of `total` in the whole bot. */
+export interface GatewayShards {
+	ids: number[];
+	total: number;
 }
 
 /**
@@ -33,7 +42,7 @@ export function createDiscordClient(options: { apiUrl: string }): Client {
  * Discord exempts interaction endpoints from the global limit, and this bot makes no other calls
  * once logged in; a real global 429 from Discord is still honoured.
  */
-const INTERACTION_REQUESTS_PER_SECOND = 1000;
+export const INTERACTION_REQUESTS_PER_SECOND = 1000;
 
 // Typed loosely on purpose: discord.js leaves the channel and role managers out of its option type.
 const CACHE_LIMITS = {

@@ -4,7 +4,7 @@ import { fromRawInteraction } from '../interactions/raw-interaction.js';
 import { restResponder } from '../interactions/responder.js';
 import type { InteractionRouter } from '../interactions/router.js';
 import type { Logger } from '../logger.js';
-import { createDiscordClient } from './client.js';
+import { createDiscordClient, type GatewayShards } from './client.js';
 import { watchDiscordRefusals } from './discord-refusals.js';
 
 /** discord.js itself gives up waiting for guilds after 15 s and becomes ready anyway. */
@@ -17,11 +17,12 @@ const READY_TIMEOUT_MS = 60_000;
 export async function connectGateway(options: {
 	apiUrl: string;
 	token: string;
+	shards: GatewayShards;
 	router: InteractionRouter;
 	log: Logger;
 }): Promise<Client> {
 	const { router, log } = options;
-	const client = createDiscordClient({ apiUrl: options.apiUrl });
+	const client = createDiscordClient({ apiUrl: options.apiUrl, shards: options.shards });
 	const responder = restResponder(new API(client.rest));
 	client.on(Events.Raw, (packet: { t?: string; d?: unknown }) => {
 		if (packet.t !== GatewayDispatchEvents.InteractionCreate) return;
@@ -34,6 +35,7 @@ export async function connectGateway(options: {
 		log.warn({ code: event.code, shardId }, 'gateway disconnected'),
 	);
 	client.on(Events.ShardResume, (shardId) => log.info({ shardId }, 'gateway resumed'));
+	client.on(Events.ShardReady, (shardId) => log.info({ shardId }, 'shard ready'));
 
 	const ready = new Promise<void>((resolve, reject) => {
 		const timer = setTimeout(

@@ -7,6 +7,8 @@ import { Cooldowns } from '../interactions/cooldowns.js';
 import { createLinkStore, verifyWithStats } from '../links/index.js';
 import type { Logger } from '../logger.js';
 import { createMetrics, type StoreOperation } from '../metrics/index.js';
+import { startBackgroundJobs } from '../reports/background-jobs.js';
+import { restPostMessage } from '../reports/rest-post-message.js';
 import { createChartRenderer } from '../render/chart-output.js';
 import { restGuildApi } from '../settings/guild-api.js';
 import { createSettingsStore } from '../settings/settings-store.js';
@@ -80,11 +82,17 @@ export async function openBotServices(config: Config, log: Logger): Promise<BotS
 		log,
 		metrics,
 	};
+	// Reports and the sampler run in every process and transport: claims in the store make each post and
+	// each daily sample happen once in total, and posting needs only the bot token's REST access.
+	const jobs = startBackgroundJobs(ctx, {
+		postMessage: restPostMessage({ token: config.discordToken, apiUrl: config.discordApiUrl }),
+	});
 	let closing: Promise<void> | null = null;
 	return {
 		ctx,
 		close: () => {
 			closing ??= (async () => {
+				await jobs.stop();
 				await renderer.close();
 				await stats.close();
 				await coordinator.close();

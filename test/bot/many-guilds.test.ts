@@ -33,6 +33,7 @@ test(`the bot in ${GUILDS} guilds is ready with every guild known and nothing el
 	t.after(() => h.close());
 	const { client } = h.bot;
 	const heapGrowth = heapMiB() - heapBefore;
+	assert.ok(client, 'gateway mode has a client');
 
 	assert.equal(client.guilds.cache.size, GUILDS);
 	let cached = 0;

@@ -1,0 +1,22 @@
+import type { SlashCommandBuilder, SlashCommandOptionsOnlyBuilder } from 'discord.js';
+import { STATS_DAYS } from '../../src/stats/request.js';
+import { STATS_SCOPES } from '../../src/stats/scope.js';
+import { described, localizedChoices } from './localized.js';
+
+/** `scope` and `days`, shared by /stats and /export so both read the same account over the same days. */
+export function withScopeAndDays(
+	builder: SlashCommandBuilder,
+	command: 'stats' | 'export',
+): SlashCommandOptionsOnlyBuilder {
+	return builder
+		.addStringOption((option) =>
+			described(option.setName('scope'), `commands.${command}.options.scope.description`).addChoices(
+				...localizedChoices(STATS_SCOPES, (scope) => `choices.scope.${scope}`),
+			),
+		)
+		.addIntegerOption((option) =>
+			described(option.setName('days'), `commands.${command}.options.days.description`).addChoices(
+				...localizedChoices(STATS_DAYS, (days) => `choices.days.${days}`),
+			),
+		);
+}
