@@ -29,7 +29,7 @@ describe('/settings through the Discord stand-in', () => {
 		guildId = h.sandbox.guildIds[0]!;
 		[, shareChannel, auditChannel] = h.sandbox.guilds[0]!.channelIds as [string, string, string];
 		// What the lead wires in src/bot: the gateway's raw deletions reach the settings.
-		h.bot.client.on('raw', (packet: { t?: string; d?: unknown }) => {
+		h.bot.client!.on('raw', (packet: { t?: string; d?: unknown }) => {
 			const resource = deletedResourceOf(packet);
 			if (resource) void onGuildResourceDeleted(h.bot.ctx, resource);
 		});

@@ -33,7 +33,7 @@ describe('access rules on /stats and Share, through the Discord stand-in', () =>
 			permissions: ADMIN_PERMISSIONS,
 		});
 		await linkViaModal(h, createAccount(h, 'Member_Ads'), { userId: MEMBER });
-		h.bot.client.on('raw', (packet: { t?: string; d?: unknown }) => {
+		h.bot.client!.on('raw', (packet: { t?: string; d?: unknown }) => {
 			const resource = deletedResourceOf(packet);
 			if (resource) void onGuildResourceDeleted(h.bot.ctx, resource);
 		});
