@@ -6,6 +6,7 @@ import { sanitizeAccountName } from '../src/render/embed.js';
 import { formatUtcDate } from '../src/render/format.js';
 import { exportStats } from '../src/stats/export-stats.js';
 import { privateLocale } from '../src/stats/public-locale.js';
+import { requireScopeAllowed, settingsOf } from '../src/settings/stats-access.js';
 import { parseStatsRequest } from '../src/stats/request.js';
 
 export { definition } from './definitions/export.js';
@@ -19,6 +20,8 @@ export async function execute(interaction: CommandInteraction, ctx: BotContext):
 	// Its own cooldown of the same length: an export right after /stats is a normal thing to do.
 	if (await replyIfCoolingDown(interaction, ctx, 'export')) return;
 	await interaction.defer('private');
+	// The server's figures, in a file: the same rule as `/stats scope:server`.
+	requireScopeAllowed(interaction, await settingsOf(ctx, interaction.guildId), scope);
 	const file = await exportStats(ctx, { scope, userId: interaction.userId, guildId: interaction.guildId }, { days });
 	const t = memberTranslator(interaction);
 	if (!file.hasData) {

@@ -4,8 +4,18 @@ import * as help from './help.js';
 import * as link from './link.js';
 import * as report from './report.js';
 import * as serverKey from './server-key.js';
+import * as settings from './settings.js';
 import * as stats from './stats.js';
 import * as unlink from './unlink.js';
 
 /** Every slash command with its handlers; the bot's transports route interactions to these. */
-export const commandModules: readonly CommandModule[] = [stats, link, unlink, serverKey, report, help, exportCommand];
+export const commandModules: readonly CommandModule[] = [
+	stats,
+	link,
+	unlink,
+	serverKey,
+	report,
+	help,
+	exportCommand,
+	settings,
+];

@@ -4,6 +4,9 @@ import { replyIfCoolingDown } from '../src/interactions/cooldown-reply.js';
 import { memberTranslator } from '../src/interactions/member-language.js';
 import type { ComponentInteraction, CommandInteraction, RepliableInteraction } from '../src/interactions/types.js';
 import { UserFacingError } from '../src/interactions/user-facing-error.js';
+import { mayPostHere } from '../src/settings/access.js';
+import type { ServerSettings } from '../src/settings/settings-record.js';
+import { requireScopeAllowed, requireSharePress, settingsOf, shareDestination } from '../src/settings/stats-access.js';
 import { privateLocale, publicLocale } from '../src/stats/public-locale.js';
 import { isStatsDays, isStatsMetric, parseStatsRequest, type StatsRequest } from '../src/stats/request.js';
 import { isStatsScope } from '../src/stats/scope.js';
@@ -13,25 +16,45 @@ import type { StatsReply } from '../src/stats/stats-reply.js';
 export { definition } from './definitions/stats.js';
 
 export async function execute(interaction: CommandInteraction, ctx: BotContext): Promise<void> {
-	const request = parseStatsRequest({
+	const asked = {
 		scope: interaction.options.string('scope'),
 		days: interaction.options.integer('days'),
 		metric: interaction.options.string('metric'),
-	});
+	};
+	parseStatsRequest(asked); // a wrong option is answered at once, before any store is read
 	const share = interaction.options.boolean('share') ?? false;
 	if (await replyIfCoolingDown(interaction, ctx, 'stats')) return;
-	// Deferred privately even when sharing, so any failure stays private.
-	const reply = await acknowledgeThen(
+	// Deferred privately even when sharing, so any failure or refusal stays private.
+	const { settings, request, destination, reply } = await acknowledgeThen(
 		() => interaction.defer('private'),
-		() => statsReply(interaction, ctx, request, interaction.userId, share),
+		async () => {
+			const settings = await settingsOf(ctx, interaction.guildId);
+			const request = parseStatsRequest({
+				scope: asked.scope,
+				days: asked.days ?? settings.defaultDays,
+				metric: asked.metric ?? settings.defaultMetric,
+			});
+			requireScopeAllowed(interaction, settings, request.scope);
+			const destination = share ? shareDestination(interaction, settings) : null;
+			const isPublic = destination?.kind === 'public';
+			const reply = await statsReply(interaction, ctx, request, interaction.userId, isPublic ? settings : null);
+			return { settings, request, destination, reply };
+		},
 	);
-	if (share) {
+	if (destination?.kind === 'public') {
 		await postPublicly(interaction, reply);
 		return;
 	}
-	// A share button in a DM would post to the same private conversation: offer it in servers only.
-	const components = interaction.guildId !== null ? [shareButton(interaction, request)] : [];
-	await interaction.editReply({ ...reply, components });
+	if (destination?.kind === 'private') {
+		const t = memberTranslator(interaction);
+		const content = t('refusal.shareChannelPrivateCopy', { channelId: destination.channelId });
+		await interaction.editReply({ ...reply, content, components: [] });
+		return;
+	}
+	// A share button in a DM would post to the same private conversation, and one the rules would refuse is
+	// noise: offer it only where a press could post now. The press is checked again.
+	const offer = interaction.guildId !== null && mayPostHere(interaction, settings);
+	await interaction.editReply({ ...reply, components: offer ? [shareButton(interaction, request)] : [] });
 }
 
 /**
@@ -52,7 +75,12 @@ export async function onButton(interaction: ComponentInteraction, ctx: BotContex
 	const request = parseStatsRequest({ scope, days: Number(days), metric });
 	const reply = await acknowledgeThen(
 		() => interaction.deferUpdate(),
-		() => statsReply(interaction, ctx, request, ownerId, true),
+		async () => {
+			// The member as Discord describes them with this press: roles may have changed since the reply.
+			const settings = await settingsOf(ctx, interaction.guildId);
+			requireSharePress(interaction, settings, request.scope);
+			return statsReply(interaction, ctx, request, ownerId, settings);
+		},
 	);
 	await interaction.followUp(reply, 'public');
 	await interaction.editReply({ components: [] });
@@ -71,21 +99,25 @@ async function acknowledgeThen<T>(acknowledge: () => Promise<unknown>, work: () 
 	return result;
 }
 
-/** A public copy is worded for the channel (the server's language) and names who posted it. */
+/**
+ * A public copy (given the server's settings) is worded for the channel, in the server's language, and names
+ * who posted it; a private one (null) follows the member's language.
+ */
 function statsReply(
 	interaction: RepliableInteraction,
 	ctx: BotContext,
 	request: StatsRequest,
 	userId: string,
-	isPublic: boolean,
+	publicFor: ServerSettings | null,
 ): Promise<StatsReply> {
+	const isPublic = publicFor !== null;
 	return showStats(
 		ctx,
 		{ scope: request.scope, userId, guildId: interaction.guildId },
 		{
 			days: request.days,
 			metric: request.metric,
-			locale: isPublic ? publicLocale(interaction) : privateLocale(interaction),
+			locale: publicFor ? publicLocale(interaction, publicFor) : privateLocale(interaction),
 			sharedBy: isPublic ? userId : null,
 		},
 	);

@@ -4,6 +4,7 @@ import { definition as help } from './help.js';
 import { definition as link } from './link.js';
 import { definition as report } from './report.js';
 import { definition as serverKey } from './server-key.js';
+import { definition as settings } from './settings.js';
 import { definition as stats } from './stats.js';
 import { definition as unlink } from './unlink.js';
 
@@ -16,4 +17,5 @@ export const commandDefinitions: readonly CommandDefinition[] = [
 	report,
 	help,
 	exportCommand,
+	settings,
 ];

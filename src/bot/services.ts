@@ -10,6 +10,8 @@ import { createMetrics, type StoreOperation } from '../metrics/index.js';
 import { startBackgroundJobs } from '../reports/background-jobs.js';
 import { restPostMessage } from '../reports/rest-post-message.js';
 import { createChartRenderer } from '../render/chart-output.js';
+import { restGuildApi } from '../settings/guild-api.js';
+import { createSettingsStore } from '../settings/settings-store.js';
 import { createStatsClient } from '../stats-api/index.js';
 import { claimLock } from '../store/claim-lock.js';
 import { openCoordinator } from '../store/coordination.js';
@@ -34,9 +36,10 @@ export async function openBotServices(config: Config, log: Logger): Promise<BotS
 	const coordinator = await openCoordinator(config.storeUrl, { onError });
 	// One process owns a SQLite file, so in-process locks and cooldowns are exact there and cost no write.
 	const shared = storeSchemeOf(config.storeUrl) !== 'sqlite';
+	const withLock = shared ? claimLock(coordinator) : createKeyedMutex();
 	const history = createHistoryStore({
 		keyv: stores.history,
-		withLock: shared ? claimLock(coordinator) : createKeyedMutex(),
+		withLock,
 		historyDays: config.historyDays,
 	});
 	const stats = createStatsClient({
@@ -74,6 +77,8 @@ export async function openBotServices(config: Config, log: Logger): Promise<BotS
 		cooldowns: shared
 			? claimCooldowns(coordinator, config.statsCooldownSeconds)
 			: new Cooldowns(config.statsCooldownSeconds),
+		settings: createSettingsStore({ keyv: stores.settings, withLock }),
+		guildApi: restGuildApi({ apiUrl: config.discordApiUrl, token: config.discordToken }),
 		log,
 		metrics,
 	};

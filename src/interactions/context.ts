@@ -5,6 +5,8 @@ import type { Stores } from '../store/open-stores.js';
 import type { LinkStore } from '../links/types.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics/index.js';
+import type { GuildApi } from '../settings/guild-api.js';
+import type { SettingsStore } from '../settings/settings-store.js';
 import type { ChartRenderer } from '../render/chart-renderer.js';
 import type { StatsResult } from '../stats-api/snapshot.js';
 import type { CooldownGate } from './cooldowns.js';
@@ -28,6 +30,10 @@ export interface BotContext {
 	/** The store's namespaces, for the features that keep their own records (reports, settings). */
 	stores: Stores;
 	cooldowns: CooldownGate;
+	/** Each server's `/settings`: access rules, defaults, language, audit channel. */
+	settings: SettingsStore;
+	/** The bot token's REST calls outside interactions: audit lines, whether a role or channel still exists. */
+	guildApi: GuildApi;
 	log: Logger;
 	/** Prometheus instruments; every label comes from a fixed set, never an id, key or name. */
 	metrics: Metrics;

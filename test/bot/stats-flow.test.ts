@@ -62,6 +62,7 @@ describe('the bot end to end, through the Discord stand-in and the bundled stats
 			'link',
 			'report',
 			'server-key',
+			'settings',
 			'stats',
 			'unlink',
 		]);

@@ -1,6 +1,8 @@
 // One bot process's background jobs on a shared store, with its own hand-moved clock: waits for "go", runs
 // the report scheduler or the history sampler from `start` to `end`, and reports every post or sample.
+import { createKeyedMutex } from '../../src/history/keyed-mutex.js';
 import type { BotContext } from '../../src/interactions/context.js';
+import { createSettingsStore } from '../../src/settings/settings-store.js';
 import { startHistorySampler } from '../../src/history/run-sampler.js';
 import { createLinkStore } from '../../src/links/link-store.js';
 import type { LinkedKey, LinkStore } from '../../src/links/types.js';
@@ -48,6 +50,8 @@ const ctx = {
 	coordinator,
 	stores,
 	cooldowns: {} as BotContext['cooldowns'],
+	settings: createSettingsStore({ keyv: stores.settings, withLock: createKeyedMutex() }),
+	guildApi: {} as BotContext['guildApi'],
 	log: createLogger('silent'),
 	metrics: createMetrics({ commands: [], collectDefault: false }),
 } satisfies BotContext;

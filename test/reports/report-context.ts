@@ -3,7 +3,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createKeyedMutex } from '../../src/history/keyed-mutex.js';
 import type { BotContext } from '../../src/interactions/context.js';
+import { createSettingsStore } from '../../src/settings/settings-store.js';
 import type { CommandInteraction, MessagePayload, Visibility } from '../../src/interactions/types.js';
 import type { LinkedKey, LinkStatus, LinkStore } from '../../src/links/types.js';
 import { createMetrics } from '../../src/metrics/index.js';
@@ -74,6 +76,8 @@ export async function openReportContext(): Promise<ReportTestContext> {
 		coordinator,
 		stores,
 		cooldowns: {} as BotContext['cooldowns'],
+		settings: createSettingsStore({ keyv: stores.settings, withLock: createKeyedMutex() }),
+		guildApi: {} as BotContext['guildApi'],
 		log: createLogger('silent'),
 		metrics: createMetrics({ commands: [], collectDefault: false }),
 	} satisfies BotContext;
