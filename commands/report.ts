@@ -1,5 +1,5 @@
 import { PermissionFlagsBits, time, TimestampStyles } from 'discord.js';
-import { resolveLocale } from '../src/i18n/index.js';
+import { resolveLocale, translator } from '../src/i18n/index.js';
 import type { BotContext } from '../src/interactions/context.js';
 import { memberTranslator } from '../src/interactions/member-language.js';
 import type { AutocompleteInteraction, CommandInteraction } from '../src/interactions/types.js';
@@ -17,6 +17,8 @@ import {
 } from '../src/reports/report-record.js';
 import { createReportStore } from '../src/reports/report-store.js';
 import { isKnownTimeZone, matchTimeZones, nextDueAfter } from '../src/reports/schedule.js';
+import { auditTime, postAudit } from '../src/settings/audit.js';
+import { serverLanguage } from '../src/settings/language.js';
 import { claimLock } from '../src/store/claim-lock.js';
 
 export { definition } from './definitions/report.js';
@@ -74,6 +76,21 @@ async function add(interaction: CommandInteraction, ctx: BotContext, guildId: st
 		embeds: post.embeds,
 		files: post.files,
 	});
+	const serverT = translator(serverLanguage(await ctx.settings.get(guildId), interaction.guildLocale));
+	await postAudit(
+		ctx,
+		guildId,
+		{
+			key: 'audit.reportAdded',
+			vars: {
+				userId: interaction.userId,
+				channelId: draft.channelId,
+				schedule: describeSchedule(serverT, draft),
+				when: auditTime(),
+			},
+		},
+		{ guildLocale: interaction.guildLocale },
+	);
 }
 
 async function remove(interaction: CommandInteraction, ctx: BotContext, guildId: string): Promise<void> {
@@ -84,6 +101,14 @@ async function remove(interaction: CommandInteraction, ctx: BotContext, guildId:
 	await interaction.editReply({
 		content: memberTranslator(interaction)(removed ? 'report.removed' : 'report.notFound', { channelId }),
 	});
+	if (removed) {
+		await postAudit(
+			ctx,
+			guildId,
+			{ key: 'audit.reportRemoved', vars: { userId: interaction.userId, channelId, when: auditTime() } },
+			{ guildLocale: interaction.guildLocale },
+		);
+	}
 }
 
 async function list(interaction: CommandInteraction, ctx: BotContext, guildId: string): Promise<void> {

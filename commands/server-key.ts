@@ -9,6 +9,7 @@ import type { CommandInteraction, ModalInteraction } from '../src/interactions/t
 import { UserFacingError } from '../src/interactions/user-facing-error.js';
 import type { LinkStatus } from '../src/links/types.js';
 import { sanitizeAccountName } from '../src/render/embed.js';
+import { auditTime, postAudit } from '../src/settings/audit.js';
 import { forgetHistoryAfterUnlink } from '../src/stats/forget-history.js';
 
 export { definition } from './definitions/server-key.js';
@@ -24,7 +25,15 @@ export async function execute(interaction: CommandInteraction, ctx: BotContext):
 	if (interaction.subcommand === 'remove') {
 		const link = await ctx.links.getServerLink(guildId).catch(() => null);
 		const removed = await ctx.links.removeServerLink(guildId);
-		if (removed) await forgetHistoryAfterUnlink(ctx, link?.accountName ?? null);
+		if (removed) {
+			await forgetHistoryAfterUnlink(ctx, link?.accountName ?? null);
+			await postAudit(
+				ctx,
+				guildId,
+				{ key: 'audit.serverKeyRemoved', vars: { userId: interaction.userId, when: auditTime() } },
+				{ guildLocale: interaction.guildLocale },
+			);
+		}
 		await interaction.editReply({ content: t(removed ? 'serverKey.removed' : 'serverKey.nothingToRemove') });
 		return;
 	}
@@ -42,6 +51,12 @@ export async function onModal(interaction: ModalInteraction, ctx: BotContext): P
 			throw linkFailure(error, 'server-key set');
 		});
 	await interaction.editReply({ content: linkConfirmation(memberTranslator(interaction), info, 'server') });
+	await postAudit(
+		ctx,
+		guildId,
+		{ key: 'audit.serverKeySet', vars: { userId: interaction.userId, keyHint: info.keyHint, when: auditTime() } },
+		{ guildLocale: interaction.guildLocale },
+	);
 }
 
 /** A link no configured secret can open is as good as none: the admin must set the key again. */

@@ -20,12 +20,17 @@ export async function connectGateway(options: {
 	shards: GatewayShards;
 	router: InteractionRouter;
 	log: Logger;
+	/** Other dispatches the bot acts on (a role or channel deleted). */
+	onDispatch?: (packet: { t?: string; d?: unknown }) => void;
 }): Promise<Client> {
 	const { router, log } = options;
 	const client = createDiscordClient({ apiUrl: options.apiUrl, shards: options.shards });
 	const responder = restResponder(new API(client.rest));
 	client.on(Events.Raw, (packet: { t?: string; d?: unknown }) => {
-		if (packet.t !== GatewayDispatchEvents.InteractionCreate) return;
+		if (packet.t !== GatewayDispatchEvents.InteractionCreate) {
+			options.onDispatch?.(packet);
+			return;
+		}
 		const interaction = fromRawInteraction(packet.d as APIInteraction, responder);
 		if (interaction) void router.handle(interaction);
 	});

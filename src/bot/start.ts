@@ -10,6 +10,7 @@ import { createRouter, type InteractionRouter } from '../interactions/router.js'
 import { createLogger, type Logger } from '../logger.js';
 import { INTERACTION_REQUESTS_PER_SECOND, type GatewayShards } from './client.js';
 import { watchRestRefusals } from './discord-refusals.js';
+import { deletedResourceOf, onGuildResourceDeleted } from '../settings/deleted-resources.js';
 import { connectGateway } from './gateway.js';
 import { startInteractionsServer, type InteractionsServer } from './interactions-server.js';
 import { recordShardStatus, shardsProbe, startBotMetrics, storeProbe } from './metrics-endpoint.js';
@@ -58,6 +59,11 @@ export async function startBot(config: Config, options: StartOptions = {}): Prom
 			shards,
 			router,
 			log,
+			onDispatch: (packet) => {
+				// A deleted role or channel that a server setting names falls back to the default.
+				const deleted = deletedResourceOf(packet);
+				if (deleted) void onGuildResourceDeleted(services.ctx, deleted);
+			},
 		});
 	} catch (error) {
 		await services.close();

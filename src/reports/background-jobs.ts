@@ -4,6 +4,11 @@ import { postReport } from './post-report.js';
 import { buildReportPost, type PostMessage } from './report-post.js';
 import { createReportStore } from './report-store.js';
 import { createReportScheduler } from './scheduler.js';
+import { translator } from '../i18n/index.js';
+import { auditTime, postAudit } from '../settings/audit.js';
+import { serverLanguage } from '../settings/language.js';
+import { describePause } from './describe.js';
+import type { ReportPause, ReportRecord } from './report-record.js';
 
 export interface BackgroundJobs {
 	/** Stops the report scheduler and the sampler after the work in flight; call before closing the store. */
@@ -24,7 +29,7 @@ export function startBackgroundJobs(
 		reports,
 		claimOnce: async (key, ttlMs) => (await ctx.coordinator.claim(key, ttlMs)).claimed,
 		post: async (record, _dueAt, slot) => {
-			await postReport(
+			const outcome = await postReport(
 				{
 					reports,
 					buildPost: async (current) => buildReportPost(ctx, current),
@@ -35,6 +40,7 @@ export function startBackgroundJobs(
 				record,
 				slot,
 			);
+			if (typeof outcome === 'object') await auditPause(ctx, record, outcome.paused);
 		},
 		now: clock.now,
 		setTimer: clock.setTimer,
@@ -50,4 +56,18 @@ export function startBackgroundJobs(
 			return stopping;
 		},
 	};
+}
+
+/** Tells the server's audit channel, in the server's language, that a report stopped and why. */
+async function auditPause(ctx: BotContext, record: ReportRecord, pause: ReportPause): Promise<void> {
+	const settings = await ctx.settings.get(record.guildId).catch(() => null);
+	if (settings === null) return;
+	const locale = serverLanguage(settings, record.guildLocale);
+	const reason = describePause(translator(locale), locale, pause);
+	await postAudit(
+		ctx,
+		record.guildId,
+		{ key: 'audit.reportPaused', vars: { channelId: record.channelId, when: auditTime(pause.at), reason } },
+		{ settings, guildLocale: record.guildLocale },
+	);
 }

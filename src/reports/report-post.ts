@@ -3,6 +3,7 @@ import { resolveLocale, translator, type Locale } from '../i18n/index.js';
 import type { BotContext } from '../interactions/context.js';
 import type { ReplyFile } from '../interactions/types.js';
 import { UserFacingError } from '../interactions/user-facing-error.js';
+import { serverLanguage } from '../settings/language.js';
 import { showStats } from '../stats/show-stats.js';
 import type { APIEmbed } from 'discord.js';
 import { reportDays, type PauseReason, type ReportRecord } from './report-record.js';
@@ -54,10 +55,12 @@ async function serverStats(
 
 /** Builds exactly what the report posts; missing or rejected server keys become a ReportPauseError. */
 export async function buildReportPost(
-	ctx: Pick<BotContext, 'links' | 'stats' | 'renderer'>,
+	ctx: Pick<BotContext, 'links' | 'stats' | 'renderer'> & Partial<Pick<BotContext, 'settings'>>,
 	record: ReportRecord,
 ): Promise<ReportPost> {
-	const locale = reportLocale(record);
+	// The server's `language` setting wins over the locale the server had when the report was added.
+	const settings = ctx.settings ? await ctx.settings.get(record.guildId).catch(() => null) : null;
+	const locale = settings ? serverLanguage(settings, record.guildLocale) : reportLocale(record);
 	try {
 		const reply = await serverStats(ctx, record, locale);
 		const t = translator(locale);
