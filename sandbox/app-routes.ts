@@ -231,5 +231,10 @@ export const appRoutes: Route[] = [
 	route('PATCH', '/applications/:app/guilds/:guild/commands/:command', true, patchCommand),
 	route('DELETE', '/applications/:app/guilds/:guild/commands/:command', true, deleteCommand),
 	route('GET', '/channels/:channel', true, getChannel),
+	route('GET', '/guilds/:guild/roles', true, (request, state) => {
+		const guild = state.guildById(request.params.guild ?? '');
+		if (!guild) return refuse(state, request, 404, 10004, 'Unknown Guild');
+		return { status: 200, body: guild.roles() };
+	}),
 	route('POST', '/channels/:channel/messages', true, createChannelMessage),
 ];

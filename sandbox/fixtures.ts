@@ -126,6 +126,11 @@ export class GuildFixture {
 		return parsed?.ms === this.shardKey && parsed.increment >= 2 && parsed.increment < 2 + this.channelCount;
 	}
 
+	/** The guild's roles as `GET /guilds/{id}/roles` returns them. */
+	roles(): unknown[] {
+		return (JSON.parse(this.toGatewayJson()) as { roles: unknown[] }).roles;
+	}
+
 	/** Serialised GUILD_CREATE `d`, built on demand so thousands of guilds stay cheap until a client connects. */
 	toGatewayJson(): string {
 		const { id, name, bot, shape } = this;

@@ -38,6 +38,8 @@ const service = await startStatsServer({ store, port: 0 });
 const upstream = await startFaultyUpstream(service.url);
 const sandbox = await startDiscordSandbox({ guildCount: 1 });
 const guild = sandbox.guilds[0]!;
+/** A role of the demo server (not @everyone, not the bot's own). */
+const STATS_TEAM_ROLE = (guild.roles()[2] as { id: string }).id;
 const logLines: string[] = [];
 const bot = await (async () => {
 	const config = loadConfig({
@@ -90,8 +92,9 @@ async function playFlows(locale: Locale, index: number): Promise<DemoStep[]> {
 	const admin = `4000000000000${String(index).padStart(2, '0')}02`;
 	const where = { locale, guildLocale: locale };
 	const steps: DemoStep[] = [];
-	// The previous pass ended with /unlink, which forgets a history no other link reads.
+	// The previous pass ended with /unlink, which forgets a history no other link reads, and left its settings.
 	await seedHistories();
+	await bot.ctx.settings.reset(guild.id);
 
 	const record = (title: string, command: string, message: SandboxMessage): void => {
 		const slug = `${String(steps.length + 1).padStart(2, '0')}-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
@@ -238,6 +241,27 @@ async function playFlows(locale: Locale, index: number): Promise<DemoStep[]> {
 		}),
 	);
 
+	record(
+		'Settings: only a team sees the server figures',
+		'/settings set server-stats-role:@Stats team',
+		await run({
+			name: 'settings',
+			subcommand: 'set',
+			userId: admin,
+			permissions: MANAGE_SERVER,
+			options: [{ name: 'server-stats-role', type: 8, value: STATS_TEAM_ROLE }],
+		}),
+	);
+	record(
+		'Settings',
+		'/settings show',
+		await run({ name: 'settings', subcommand: 'show', userId: admin, permissions: MANAGE_SERVER }),
+	);
+	record(
+		'A member without the role',
+		'/stats scope:server',
+		await run({ name: 'stats', userId: member, options: [{ name: 'scope', type: 3, value: 'server' }] }),
+	);
 	record(
 		'Weekly report: the preview',
 		'/report add every:weekly',
