@@ -80,10 +80,13 @@ describe('audit lines over the bot token REST (the stand-in)', () => {
 		sandbox.clearRecords();
 	});
 
-	test('channel and role checks: existing, deleted, and "cannot tell" when Discord does not answer the route', async () => {
+	test('channel and role checks: existing and deleted, as Discord answers them', async () => {
 		assert.equal(await guildApi.channelState(guildId, auditChannel), 'exists');
 		assert.equal(await guildApi.channelState(guildId, '499999999999999999'), 'deleted');
-		assert.equal(await guildApi.roleState(guildId, '320000000000000001'), 'unknown');
-		sandbox.clearRecords();
+		const guild = sandbox.guilds.find((candidate) => candidate.id === guildId)!;
+		const role = (guild.roles()[2] as { id: string }).id;
+		assert.equal(await guildApi.roleState(guildId, role), 'exists');
+		assert.equal(await guildApi.roleState(guildId, '320000000000000001'), 'deleted');
+		sandbox.assertNoViolations();
 	});
 });
