@@ -155,7 +155,7 @@ describe('event import checks', () => {
 		assert.equal(countEvents(db), 2);
 	});
 
-	test('SIGINT during an import stores nothing and leaves no scratch file', async (t) => {
+	test('SIGINT during an import stores nothing and leaves no scratch file', { timeout: 120_000 }, async (t) => {
 		const db = await freshDb();
 		const fifo = join(temp.dir, 'interrupted.ndjson');
 		const made = spawn('mkfifo', [fifo]);
@@ -167,16 +167,35 @@ describe('event import checks', () => {
 		);
 		let stderr = '';
 		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-		const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+		let running = true;
+		const exited = new Promise<number | null>((resolve) =>
+			child.once('exit', (code) => {
+				running = false;
+				resolve(code);
+			}),
+		);
+		// Whatever happens below, no importer outlives the test.
+		t.after(() => {
+			if (running) child.kill('SIGKILL');
+		});
 		const writer = createWriteStream(fifo);
 		t.after(() => writer.destroy());
 		await new Promise<void>((resolve) => writer.write(`${join1('2026-11-20T10:00:00Z')}\n`, () => resolve()));
-		// The scratch file exists once the importer reads: wait for it, then interrupt.
-		const deadline = Date.now() + 20_000;
-		while (!readdirSync(temp.dir).some((name) => name.startsWith('.import-')) && Date.now() < deadline) {
+		// The scratch file exists once the importer reads: wait for it (a loaded machine starts tsx slowly), then
+		// interrupt. A SIGINT sent while the process is still starting would test start-up, not the import.
+		const deadline = Date.now() + 90_000;
+		const scratchExists = () => readdirSync(temp.dir).some((name) => name.startsWith('.import-'));
+		while (!scratchExists() && running && Date.now() < deadline) {
 			await new Promise((resolve) => setTimeout(resolve, 25));
 		}
+		assert.ok(scratchExists(), `the importer never started reading: ${stderr}`);
 		child.kill('SIGINT');
+		// Node's exit waits for a read blocked on the pipe, so the writer hangs up once the importer has given up.
+		const said = Date.now() + 30_000;
+		while (!/interrupted/.test(stderr) && running && Date.now() < said) {
+			await new Promise((resolve) => setTimeout(resolve, 25));
+		}
+		writer.destroy();
 		assert.equal(await exited, 1, stderr);
 		assert.match(stderr, /interrupted; nothing was imported/);
 		assert.deepEqual(
