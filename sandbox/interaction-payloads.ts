@@ -56,7 +56,7 @@ export interface ResolvedContext {
 	guildLocale: string;
 }
 
-/** The part of INTERACTION_CREATE that discord.js needs besides `type` and `data` (DISCORD-NOTES). */
+/** The part of INTERACTION_CREATE that discord.js needs besides `type` and `data`. */
 export function buildInteractionBase(
 	id: string,
 	token: string,

@@ -190,7 +190,7 @@ async function webhookTarget(
 	if (performance.now() - handle.dispatchedAt > state.settings.tokenLifetimeMs) {
 		return refuseHere(401, 50027, 'Invalid Webhook Token');
 	}
-	// Discord does not document this case; the stand-in answers as for an unknown webhook (DISCORD-NOTES).
+	// Discord does not document this case; the stand-in answers as for an unknown webhook.
 	if (handle.callbackType === undefined) return refuseHere(404, 10015, 'Unknown Webhook');
 	return handle;
 }

@@ -1,6 +1,6 @@
 import type { Problem } from './problems.js';
 
-// Discord's documented limits (DISCORD-NOTES "Discord-side rules"); lengths count Unicode code points.
+// Discord's documented limits; lengths count Unicode code points.
 const MAX_CONTENT = 2000;
 const MAX_EMBEDS = 10;
 const MAX_EMBED_TOTAL = 6000;

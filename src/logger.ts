@@ -4,7 +4,7 @@ export type { Logger };
 
 /**
  * Any field that can carry a secret is censored, at the top level and one or two levels down,
- * so a key passed by mistake in a log call never reaches a log line (PITFALLS 6).
+ * so a key passed by mistake in a log call never reaches a log line.
  */
 const SECRET_FIELDS = ['authorization', 'apiKey', 'key', 'token', 'secret', 'linkSecret', 'discordToken', 'password'];
 const REDACT_PATHS = SECRET_FIELDS.flatMap((field) => [field, `*.${field}`, `*.*.${field}`]);

@@ -15,7 +15,7 @@ filterIntendedCacheWarnings();
  * Interactions carry everything the handlers use (ids, member permissions, locale), so users,
  * members, messages, channels and roles are never needed from the cache. Channels and roles are
  * the bulk of GUILD_CREATE; discord.js documents limiting them as unsupported because cached
- * lookups like `guild.channels` go empty, which this bot never reads (DISCORD-NOTES memory table).
+ * lookups like `guild.channels` go empty, which this bot never reads.
  */
 export function createDiscordClient(options: { apiUrl: string; shards?: GatewayShards }): Client {
 	return new Client({

@@ -11,7 +11,7 @@ export interface DiscordRefusals {
 }
 
 /**
- * Counts and logs Discord's 401/403/429 answers (PITFALLS 14): Discord bans a bot's IP for a
+ * Counts and logs Discord's 401/403/429 answers: Discord bans a bot's IP for a
  * while after too many of them, so they must be visible long before that happens.
  */
 export function watchDiscordRefusals(client: Client, log: Logger): DiscordRefusals {

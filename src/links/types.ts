@@ -8,7 +8,7 @@ export interface LinkInfo {
 	verified: boolean;
 	/** Discord user id of whoever linked a server key; null for user links. */
 	linkedBy: string | null;
-	/** The key's last 4 characters, for confirmations (PITFALLS 5). */
+	/** The key's last 4 characters, for confirmations: never more of the key. */
 	keyHint: string;
 }
 
