@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { translator } from '../../src/i18n/index.js';
 import { after, before, describe, it } from 'node:test';
 import { createAccount, EPHEMERAL, linkViaModal, startHarness, type Harness } from './harness.js';
 import { startFakeQuickChart, type FakeQuickChart, type RecordedChart } from './stats-support.js';
@@ -147,5 +148,18 @@ describe("/stats speaks the reader's language: private replies the member's, pub
 			/^date,sends,joins,failed_sends\r\n/u,
 			'the header stays English',
 		);
+	});
+
+	it('/help answers in German and in Japanese, with the command names untouched', async () => {
+		for (const [locale, expected] of [
+			['de', translator('de')('help.text')],
+			['ja', translator('ja')('help.text')],
+		] as const) {
+			const message = await h.sandbox.dispatchCommand({ name: 'help', userId: DIETER, locale }).finalMessage();
+			assert.ok(message.isEphemeral);
+			assert.equal(message.content, expected);
+			assert.notEqual(message.content, translator('en-US')('help.text'));
+			assert.match(message.content, /`\/stats/u, 'commands keep their fixed names');
+		}
 	});
 });
