@@ -17,6 +17,9 @@ import type { ChildTimings } from './stats-child.js';
 
 const SEQUENTIAL = 200;
 const BURST = 100;
+/** Members with different accounts asking at once: every one must be acknowledged inside Discord's 3 s. */
+const WIDE_BURST = 300;
+const ACK_DEADLINE_MS = 3000;
 const CHILD = fileURLToPath(new URL('./stats-child.ts', import.meta.url));
 const MINIMAL_CHILD = fileURLToPath(new URL('./minimal-bot-child.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');
@@ -102,10 +105,16 @@ async function measureSequential(sandbox: DiscordSandbox, bot: BotProcess, userI
 }
 
 async function measureBurst(sandbox: DiscordSandbox, bot: BotProcess, userIds: string[]): Promise<number> {
+	return (await measureBurstWithAcks(sandbox, bot, userIds)).upstream;
+}
+
+/** Dispatches every /stats at once; the upstream calls it cost and each acknowledgement's ms after dispatch. */
+async function measureBurstWithAcks(sandbox: DiscordSandbox, bot: BotProcess, userIds: string[]) {
 	const before = (await bot.timings()).upstreamRequests;
 	const handles = userIds.map((userId) => sandbox.dispatchCommand({ name: 'stats', userId }));
-	await Promise.all(handles.map((handle) => handle.finalMessage(30_000)));
-	return (await bot.timings()).upstreamRequests - before;
+	await Promise.all(handles.map((handle) => handle.finalMessage(60_000)));
+	const acks = await Promise.all(handles.map(async (handle) => (await handle.firstResponse()).at));
+	return { upstream: (await bot.timings()).upstreamRequests - before, acks };
 }
 
 export async function runStatsBench(): Promise<BenchFigure[]> {
@@ -122,6 +131,7 @@ export async function runStatsBench(): Promise<BenchFigure[]> {
 	const figures: BenchFigure[] = [];
 	try {
 		const burstUsers = Array.from({ length: BURST }, (_, i) => String(500000000000000000n + BigInt(i)));
+		const wideUsers = Array.from({ length: WIDE_BURST }, (_, i) => String(510000000000000000n + BigInt(i)));
 		const member = '500000000000001000';
 
 		// A zero TTL makes every /stats a miss.
@@ -129,6 +139,9 @@ export async function runStatsBench(): Promise<BenchFigure[]> {
 		await linkMember(sandbox, member, seedDemoAccount(store, { name: 'bench member' }).apiKey);
 		for (const [i, userId] of burstUsers.entries()) {
 			await linkMember(sandbox, userId, seedDemoAccount(store, { name: `burst ${i}`, days: 30 }).apiKey);
+		}
+		for (const [i, userId] of wideUsers.entries()) {
+			await linkMember(sandbox, userId, seedDemoAccount(store, { name: `wide ${i}`, days: 30 }).apiKey);
 		}
 		const miss = await measureSequential(sandbox, bot, member, SEQUENTIAL);
 		await bot.stop();
@@ -145,11 +158,16 @@ export async function runStatsBench(): Promise<BenchFigure[]> {
 		bot = await startBotProcess(botEnv(sandbox, env, 60));
 		const oneAccount = await measureBurst(sandbox, bot, Array<string>(BURST).fill(member));
 		const manyAccounts = await measureBurst(sandbox, bot, burstUsers);
+		// Every account different: 300 upstream calls and 300 charts, while the acknowledgements must not wait.
+		const wide = await measureBurstWithAcks(sandbox, bot, wideUsers);
 		await bot.stop();
 
 		const minimalBot = await startChild(MINIMAL_CHILD, [sandbox.apiUrl, sandbox.token, join(dir, 'chart.png')]);
 		const minimal = await measureSequential(sandbox, minimalBot, member, SEQUENTIAL);
+		const minimalWide = await measureBurstWithAcks(sandbox, minimalBot, wideUsers);
 		await minimalBot.stop();
+		const inTime = wide.acks.filter((ms) => ms <= ACK_DEADLINE_MS).length;
+		const ownRatio = (p: number) => percentile(hit.own, p) / Math.max(0.01, percentile(minimal.own, p));
 		sandbox.assertNoViolations();
 
 		figures.push(
@@ -208,6 +226,38 @@ export async function runStatsBench(): Promise<BenchFigure[]> {
 				baseline: percentile(minimal.own, 99),
 				goal: '< 5 ms (baseline: a minimal discord.js bot sending the same defer + edit)',
 				met: percentile(miss.own, 99) < 5,
+			},
+			{
+				name: `${WIDE_BURST} concurrent /stats from ${WIDE_BURST} accounts: acknowledged within 3 s`,
+				value: inTime,
+				unit: 'interactions',
+				baseline: WIDE_BURST,
+				goal: `${WIDE_BURST}/${WIDE_BURST}`,
+				met: inTime === WIDE_BURST,
+			},
+			{
+				name: `${WIDE_BURST}-account burst: acknowledgement p99`,
+				value: percentile(wide.acks, 99),
+				unit: 'ms',
+				baseline: percentile(minimalWide.acks, 99),
+				goal: 'within 2x of a minimal discord.js bot under the same burst',
+				met: percentile(wide.acks, 99) <= 2 * percentile(minimalWide.acks, 99),
+			},
+			{
+				name: "/stats bot's own share p50 as a ratio to the minimal bot (cache hit)",
+				value: ownRatio(50),
+				unit: 'x',
+				baseline: 1,
+				goal: '<= 1.3x',
+				met: ownRatio(50) <= 1.3,
+			},
+			{
+				name: "/stats bot's own share p99 as a ratio to the minimal bot (cache hit)",
+				value: ownRatio(99),
+				unit: 'x',
+				baseline: 1,
+				goal: '<= 1.2x',
+				met: ownRatio(99) <= 1.2,
 			},
 			{
 				name: `upstream requests for ${BURST} concurrent /stats, one account`,
