@@ -1,12 +1,4 @@
-import type { DailySends } from '../stats-api/snapshot.js';
-import {
-	buildChartConfig,
-	englishChartLabels,
-	type ChartDays,
-	type ChartInput,
-	type ChartRendererName,
-	type ChartTheme,
-} from './chart.js';
+import { buildChartConfig, type ChartInput, type ChartRendererName, type ChartTheme } from './chart.js';
 import type { ChartRenderer } from './chart-renderer.js';
 import { chartFileName } from './embed.js';
 import { memoizeRenderer } from './memoized-renderer.js';
@@ -86,81 +78,21 @@ function isTimeout(error: unknown): boolean {
  */
 export async function renderChartSafely(
 	renderer: ChartRenderer,
-	input: ChartInput,
+	chartInput: ChartInput,
 	options: { log: ChartLogger; theme?: ChartTheme; fileName?: string },
-): Promise<RenderedChart>;
-/** @deprecated The endpoint's breakdown in, English labels without the account's name: pass a ChartInput. */
-export async function renderChartSafely(
-	renderer: ChartRenderer,
-	breakdown: DailySends[],
-	options: { days: ChartDays; locale?: string; theme?: ChartTheme; log?: ChartLogger },
-): Promise<RenderedChart>;
-export async function renderChartSafely(
-	renderer: ChartRenderer,
-	input: ChartInput | DailySends[],
-	options: { log?: ChartLogger; theme?: ChartTheme; fileName?: string; days?: ChartDays; locale?: string },
 ): Promise<RenderedChart> {
-	let chartInput: ChartInput;
-	let note: string | null = null;
-	let fileName: string;
-	if (Array.isArray(input)) {
-		const days = options.days ?? 30;
-		({ input: chartInput, note } = chartInputFromBreakdown(input, { days, locale: options.locale ?? 'en-US' }));
-		fileName = chartFileName(days);
-	} else {
-		chartInput = input;
-		fileName = options.fileName ?? chartFileName(input.points.length);
-	}
+	const fileName = options.fileName ?? chartFileName(chartInput.points.length);
 	if (renderer.name === 'none') return { png: null, note: null, fileName: null };
 	if (chartInput.points.length === 0) return { png: null, note: NO_CHART_DATA_NOTE, fileName: null };
 	try {
 		const built = buildChartConfig(chartInput, { theme: options.theme });
 		const png = await renderer.render(built.config, CHART_SIZE, { background: built.background });
-		if (!png) return { png: null, note, fileName: null };
-		return { png, note, fileName };
+		if (!png) return { png: null, note: null, fileName: null };
+		return { png, note: null, fileName };
 	} catch (error) {
-		options.log?.warn({ renderer: renderer.name, reason: reasonOf(error) }, 'chart render failed');
+		options.log.warn({ renderer: renderer.name, reason: reasonOf(error) }, 'chart render failed');
 		return { png: null, note: CHART_UNAVAILABLE_NOTE, fileName: null };
 	}
-}
-
-/**
- * The chart of the endpoint's own breakdown (sends only, at most the days it returns): its last entry is today.
- * The days before the shown range seed the average. The note says when fewer days exist than asked.
- */
-export function chartInputFromBreakdown(
-	breakdown: readonly DailySends[],
-	options: { days: number; locale: string; accountName?: string; serverName?: string | null },
-): { input: ChartInput; note: string | null } {
-	const shown = breakdown.slice(-options.days);
-	const before = breakdown.slice(0, breakdown.length - shown.length).slice(-6);
-	const first = shown[0]?.date ?? '';
-	const last = shown.at(-1)?.date ?? '';
-	return {
-		input: {
-			metric: 'sends',
-			points: shown.map((day) => ({ date: day.date, value: day.sends })),
-			averageSeed: before.map((day) => day.sends),
-			locale: options.locale,
-			labels: englishChartLabels({
-				metric: 'sends',
-				accountName: options.accountName ?? 'Sends per day',
-				serverName: options.serverName ?? null,
-				from: first,
-				to: last,
-			}),
-		},
-		note: availabilityNote(shown.length, options.days),
-	};
-}
-
-function availabilityNote(shown: number, asked: number): string | null {
-	if (shown >= asked) return null;
-	if (shown === 0) return 'No daily data available yet.';
-	// The account may be older: the endpoint decides how many days its breakdown holds.
-	return shown === 1
-		? 'The stats service gives 1 day of figures; the chart shows it.'
-		: `The stats service gives the last ${shown} days; the chart shows those.`;
 }
 
 /** One short line; an error's message never holds a key here (the QuickChart URL carries none). */

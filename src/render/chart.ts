@@ -6,8 +6,6 @@ export const CHART_RENDERER_NAMES = ['quickchart', 'local', 'none'] as const;
 export type ChartRendererName = (typeof CHART_RENDERER_NAMES)[number];
 
 /** The chart ranges `/stats days:` offers. */
-export const CHART_DAYS = [7, 14, 30, 90] as const;
-export type ChartDays = (typeof CHART_DAYS)[number];
 export type ChartTheme = 'dark' | 'light';
 export type ChartMetric = 'sends' | 'joins' | 'conversion';
 

@@ -6,7 +6,6 @@ import type { ChartInput } from '../../src/render/chart.js';
 import { CHART_SIZE, createChartRenderer, renderChartSafely } from '../../src/render/chart-output.js';
 import { createLocalRenderer } from '../../src/render/local-renderer.js';
 import { isPng, readPngSize } from '../../src/render/png.js';
-import type { DailySends } from '../../src/stats-api/snapshot.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const DAY_MS = 86_400_000;
@@ -194,14 +193,6 @@ test('the none renderer gives no PNG, no note and no file', async () => {
 		fileName: null,
 	});
 	await none.close();
-});
-
-test('the endpoint breakdown still charts through the old call, with its note when shorter than asked', async () => {
-	const breakdown: DailySends[] = chartInput(12).points.map((point) => ({ date: point.date, sends: point.value ?? 0 }));
-	const chart = await renderChartSafely(renderer, breakdown, { days: 30 });
-	assert.ok(chart.png);
-	assert.equal(chart.note, 'The stats service gives the last 12 days; the chart shows those.');
-	assert.equal(chart.fileName, 'stats-30d.png');
 });
 
 test('alpha is kept behind a translucent background; an opaque one gives an RGB PNG', async () => {
