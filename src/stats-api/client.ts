@@ -116,6 +116,12 @@ export function createStatsClient(options: StatsClientOptions): StatsClient {
 			if (claim === null) return fetchAndStore(apiKey, cacheKey);
 			if (claim.claimed) {
 				try {
+					// Another process may have stored it between our cache read and its release of the claim.
+					const stored = await cache.read(cacheKey).catch(() => null);
+					if (isFresh(stored) && stored.fetchedAt >= startedAt - ttlMs) {
+						remember(cacheKey, stored);
+						return stored;
+					}
 					return await fetchAndStore(apiKey, cacheKey);
 				} finally {
 					await claim.release().catch(() => undefined);
