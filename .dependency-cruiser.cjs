@@ -1,4 +1,54 @@
-/** Import rules checked by `npm run lint`: the module graph stays a tree of layers, never a loop. */
+/**
+ * Import rules checked by `npm run lint`. The core is a stack of layers, each importing only layers
+ * below it, so no two folders can import each other; the front ends sit on top of the core and never
+ * the reverse. docs/architecture.md draws the same stack.
+ */
+
+/** Lowest first. A layer may import itself and the layers before it, never one after it. */
+const CORE_LAYERS = [
+	['base', '^src/[^/]+\\.ts$|^src/(i18n|metrics)/'],
+	['store', '^src/store/'],
+	['stats-api', '^src/stats-api/'],
+	['links', '^src/links/'],
+	['history', '^src/history/'],
+	['render', '^src/render/'],
+	['settings', '^src/settings/'],
+	['stats', '^src/stats/'],
+	['jobs', '^src/(reports|watch)/'],
+];
+
+/** The front ends and the start-up code that wires them, above the whole core; same rule. */
+const FRONT_LAYERS = [
+	['discord', '^src/discord/'],
+	['commands', '^commands/'],
+	['web', '^src/web/'],
+	['app', '^src/app/'],
+];
+
+const LAYERS = [...CORE_LAYERS, ...FRONT_LAYERS];
+
+const layerRules = LAYERS.slice(0, -1).map(([name, path], index) => ({
+	name: `layer-${name}-imports-only-below`,
+	severity: 'error',
+	comment: `${name} may import only the layers below it; a lower layer receives what it needs as a function or a value.`,
+	from: { path },
+	to: { path: LAYERS.slice(index + 1).map(([, above]) => `(${above})`).join('|') },
+}));
+
+// Two folders of one layer (reports and watch, i18n and metrics) may not import each other either.
+const siblingRules = [
+	['^src/reports/', '^src/watch/'],
+	['^src/watch/', '^src/reports/'],
+	['^src/i18n/', '^src/metrics/'],
+	['^src/metrics/', '^src/i18n/'],
+].map(([from, to]) => ({
+	name: 'no-sibling-imports',
+	severity: 'error',
+	comment: 'Folders of one layer are independent of each other.',
+	from: { path: from },
+	to: { path: to },
+}));
+
 module.exports = {
 	forbidden: [
 		{
@@ -9,18 +59,26 @@ module.exports = {
 			to: { circular: true },
 		},
 		{
-			name: 'src-stays-below-commands',
+			name: 'core-knows-no-front-end',
 			severity: 'error',
-			comment: 'Services in src/ take plain data; only the bot transports may reach the command list.',
-			from: { path: '^src/(?!bot/)' },
-			to: { path: '^commands/' },
+			comment: 'The core takes plain values and returns plain values; Discord and the web are front ends over it.',
+			from: { path: CORE_LAYERS.map(([, path]) => `(${path})`).join('|') },
+			to: { path: '^(src/discord|src/web|src/app|commands)/' },
+		},
+		...layerRules,
+		...siblingRules,
+		{
+			name: 'stats-service-stands-alone',
+			severity: 'error',
+			comment: 'The conforming stats service is its own program: it shares only the base files with the bot.',
+			from: { path: '^src/service/' },
+			to: { path: '^src/(?!service/)[^/]+/' },
 		},
 		{
-			name: 'commands-do-not-import-transports',
+			name: 'bot-does-not-import-stats-service',
 			severity: 'error',
-			comment: 'Handlers see the transport-neutral interface only; src/bot imports commands, never the reverse.',
-			from: { path: '^(commands|src/(?!bot/))' },
-			to: { path: '^src/bot/' },
+			from: { path: '^(src/(?!service/)|commands/)' },
+			to: { path: '^src/service/' },
 		},
 		{
 			name: 'product-does-not-import-tests',

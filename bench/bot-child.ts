@@ -29,7 +29,7 @@ if (mode === 'plain') {
 	console.log(JSON.stringify({ readyMs, guilds: client.guilds.cache.size, ...settle() }));
 	await client.destroy();
 } else {
-	const { startBot } = await import('../src/bot/start.js');
+	const { startBot } = await import('../src/app/start-bot.js');
 	const { loadConfig } = await import('../src/config.js');
 	const dir = mkdtempSync(join(tmpdir(), 'adstats-bench-child-'));
 	const bot = await startBot(

@@ -6,7 +6,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { createCanvas } from '@napi-rs/canvas';
 import { buildChartConfig, englishChartLabels, type ChartInput } from '../src/render/chart.js';
-import { CHART_SIZE, createChartRenderer, renderChartSafely } from '../src/render/chart-output.js';
+import { CHART_SIZE, createChartRenderer, renderChartSafely } from '../src/render/chart-renderer.js';
 import type { ChartRenderer } from '../src/render/chart-renderer.js';
 import { createLocalRenderer } from '../src/render/local-renderer.js';
 import { createPooledRenderer } from '../src/render/pooled-renderer.js';

@@ -2,7 +2,7 @@
 // and the Discord stand-in: a year of history must not make the answer noticeably slower.
 import { generateDemoEvents, seedDemoAccount } from '../src/service/index.js';
 import { seedDemoHistory } from '../scripts/demo/seed-history.js';
-import { linkViaModal, startHarness } from '../test/bot/harness.js';
+import { linkViaModal, startHarness } from '../test/app/harness.js';
 import type { BenchFigure } from './figures.js';
 import { percentile } from './percentile.js';
 

@@ -38,7 +38,7 @@ if (args.mode === 'plain') {
 	guilds = client.guilds.cache.size;
 	stop = () => client.destroy();
 } else {
-	const { startBot } = await import('../src/bot/start.js');
+	const { startBot } = await import('../src/app/start-bot.js');
 	const { loadConfig } = await import('../src/config.js');
 	const bot = await startBot(loadConfig(args.env), {
 		logDestination: new Writable({ write: (_chunk, _encoding, done) => done() }),

@@ -297,7 +297,9 @@ async function writeEventsFile(path: string, count: number): Promise<void> {
 /** Runs the service CLI and returns its exit code, peak RSS (VmHWM, polled from /proc) and wall time. */
 async function runCliMeasured(args: string[]): Promise<{ code: number | null; peakMb: number; seconds: number }> {
 	const started = performance.now();
-	const child = spawn(process.execPath, ['--import', 'tsx', 'src/service/cli.ts', ...args], { stdio: 'ignore' });
+	const child = spawn(process.execPath, ['--import', 'tsx', 'src/service/service-cli.ts', ...args], {
+		stdio: 'ignore',
+	});
 	let peakKb = 0;
 	const poll = setInterval(() => {
 		try {

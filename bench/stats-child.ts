@@ -2,7 +2,7 @@
 // service (in the parent) do not share its event loop. Times what is not the bot's own work
 // (the stats call and the chart) and answers the parent's questions over IPC.
 import { Writable } from 'node:stream';
-import { startBot } from '../src/bot/start.js';
+import { startBot } from '../src/app/start-bot.js';
 import { loadConfig } from '../src/config.js';
 import type { StatsClient } from '../src/stats-api/index.js';
 

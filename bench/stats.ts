@@ -9,7 +9,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { openStores } from '../src/links/index.js';
 import { openStatsStore, seedDemoAccount, startStatsServer } from '../src/service/index.js';
-import { registerBotCommands } from '../test/bot/harness.js';
+import { registerBotCommands } from '../test/app/harness.js';
 import { startDiscordSandbox, type DiscordSandbox } from '../sandbox/index.js';
 import type { BenchFigure } from './figures.js';
 import { percentile } from './percentile.js';

@@ -1,7 +1,7 @@
-import type { BotContext } from '../src/interactions/context.js';
-import { replyIfCoolingDown } from '../src/interactions/cooldown-reply.js';
-import { memberTranslator } from '../src/interactions/member-language.js';
-import type { CommandInteraction } from '../src/interactions/types.js';
+import type { BotContext } from '../src/discord/context.js';
+import { replyIfCoolingDown } from '../src/discord/cooldowns.js';
+import { memberTranslator } from '../src/i18n/render-message.js';
+import type { CommandInteraction } from '../src/discord/interaction.js';
 import { sanitizeAccountName } from '../src/render/embed.js';
 import { formatUtcDate } from '../src/render/format.js';
 import { exportStats } from '../src/stats/export-stats.js';

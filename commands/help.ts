@@ -1,5 +1,5 @@
-import { memberTranslator } from '../src/interactions/member-language.js';
-import type { CommandInteraction } from '../src/interactions/types.js';
+import { memberTranslator } from '../src/i18n/render-message.js';
+import type { CommandInteraction } from '../src/discord/interaction.js';
 
 export { definition } from './definitions/help.js';
 

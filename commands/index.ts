@@ -1,4 +1,4 @@
-import type { CommandModule } from '../src/interactions/command-module.js';
+import type { CommandModule } from '../src/discord/command-module.js';
 import * as exportCommand from './export.js';
 import * as help from './help.js';
 import * as link from './link.js';

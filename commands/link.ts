@@ -1,10 +1,10 @@
-import type { BotContext } from '../src/interactions/context.js';
-import { replyIfCoolingDown } from '../src/interactions/cooldown-reply.js';
-import { linkFailure } from '../src/interactions/error-replies.js';
-import { keyModal, readKeyField } from '../src/interactions/key-modal.js';
-import { linkConfirmation } from '../src/interactions/link-replies.js';
-import { memberTranslator } from '../src/interactions/member-language.js';
-import type { CommandInteraction, ModalInteraction } from '../src/interactions/types.js';
+import type { BotContext } from '../src/discord/context.js';
+import { replyIfCoolingDown } from '../src/discord/cooldowns.js';
+import { linkFailure } from '../src/discord/error-boundary.js';
+import { keyModal, readKeyField } from '../src/discord/key-modal.js';
+import { linkConfirmation } from '../src/discord/link-replies.js';
+import { memberTranslator } from '../src/i18n/render-message.js';
+import type { CommandInteraction, ModalInteraction } from '../src/discord/interaction.js';
 
 export { definition } from './definitions/link.js';
 

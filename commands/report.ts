@@ -1,11 +1,11 @@
 import { PermissionFlagsBits, time, TimestampStyles } from 'discord.js';
 import { resolveLocale, translator } from '../src/i18n/index.js';
-import type { BotContext } from '../src/interactions/context.js';
-import { memberTranslator } from '../src/interactions/member-language.js';
-import type { AutocompleteInteraction, CommandInteraction } from '../src/interactions/types.js';
-import { UserFacingError } from '../src/interactions/user-facing-error.js';
-import { describePause, describeSchedule, permissionList } from '../src/reports/describe.js';
-import { buildReportPost, ReportPauseError } from '../src/reports/report-post.js';
+import type { BotContext } from '../src/discord/context.js';
+import { memberTranslator } from '../src/i18n/render-message.js';
+import type { AutocompleteInteraction, CommandInteraction } from '../src/discord/interaction.js';
+import { UserFacingError } from '../src/errors.js';
+import { describePause, describeSchedule, permissionList } from '../src/reports/describe-pause.js';
+import { buildReportPost, ReportPauseError } from '../src/reports/build-report-post.js';
 import {
 	isReportFrequency,
 	isWeekday,
@@ -19,7 +19,7 @@ import { createReportStore } from '../src/reports/report-store.js';
 import { isKnownTimeZone, matchTimeZones, nextDueAfter } from '../src/reports/schedule.js';
 import { auditTime, postAudit } from '../src/settings/audit.js';
 import { serverLanguage } from '../src/settings/language.js';
-import { claimLock } from '../src/store/claim-lock.js';
+import { claimLock } from '../src/store/locks.js';
 
 export { definition } from './definitions/report.js';
 

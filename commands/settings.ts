@@ -1,13 +1,13 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
 import { translator, type Translate } from '../src/i18n/index.js';
-import type { BotContext } from '../src/interactions/context.js';
-import { memberTranslator } from '../src/interactions/member-language.js';
-import type { CommandInteraction, ComponentInteraction } from '../src/interactions/types.js';
-import { UserFacingError } from '../src/interactions/user-facing-error.js';
+import type { BotContext } from '../src/discord/context.js';
+import { memberTranslator } from '../src/i18n/render-message.js';
+import type { CommandInteraction, ComponentInteraction } from '../src/discord/interaction.js';
+import { UserFacingError } from '../src/errors.js';
 import { hasManageServer } from '../src/settings/access.js';
 import { auditTime, postAudit } from '../src/settings/audit.js';
 import { settingsWithDeletionsApplied } from '../src/settings/check-resources.js';
-import { describeChanges, describeSettings } from '../src/settings/describe.js';
+import { describeChanges, describeSettings } from '../src/settings/describe-settings.js';
 import { serverLanguage } from '../src/settings/language.js';
 import { readSettingsChange } from '../src/settings/read-options.js';
 

@@ -1,15 +1,15 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
-import type { BotContext } from '../src/interactions/context.js';
-import { replyIfCoolingDown } from '../src/interactions/cooldown-reply.js';
-import { memberTranslator } from '../src/interactions/member-language.js';
-import type { ComponentInteraction, CommandInteraction, RepliableInteraction } from '../src/interactions/types.js';
-import { UserFacingError } from '../src/interactions/user-facing-error.js';
+import type { BotContext } from '../src/discord/context.js';
+import { replyIfCoolingDown } from '../src/discord/cooldowns.js';
+import { memberTranslator } from '../src/i18n/render-message.js';
+import type { ComponentInteraction, CommandInteraction, RepliableInteraction } from '../src/discord/interaction.js';
+import { UserFacingError } from '../src/errors.js';
 import { mayPostHere } from '../src/settings/access.js';
 import type { ServerSettings } from '../src/settings/settings-record.js';
 import { requireScopeAllowed, requireSharePress, settingsOf, shareDestination } from '../src/settings/stats-access.js';
 import { privateLocale, publicLocale } from '../src/stats/public-locale.js';
 import { isStatsDays, isStatsMetric, parseStatsRequest, type StatsRequest } from '../src/stats/request.js';
-import { isStatsScope } from '../src/stats/scope.js';
+import { isStatsScope } from '../src/stats-options.js';
 import { showStats } from '../src/stats/show-stats.js';
 import type { StatsReply } from '../src/stats/stats-reply.js';
 

@@ -1,6 +1,6 @@
-import type { BotContext } from '../src/interactions/context.js';
-import { memberTranslator } from '../src/interactions/member-language.js';
-import type { CommandInteraction } from '../src/interactions/types.js';
+import type { BotContext } from '../src/discord/context.js';
+import { memberTranslator } from '../src/i18n/render-message.js';
+import type { CommandInteraction } from '../src/discord/interaction.js';
 import { forgetHistoryAfterUnlink } from '../src/stats/forget-history.js';
 
 export { definition } from './definitions/unlink.js';

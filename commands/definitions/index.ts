@@ -1,4 +1,4 @@
-import type { CommandDefinition } from '../../src/interactions/command-module.js';
+import type { CommandDefinition } from '../../src/discord/command-module.js';
 import { definition as exportCommand } from './export.js';
 import { definition as help } from './help.js';
 import { definition as link } from './link.js';

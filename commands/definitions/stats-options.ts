@@ -1,6 +1,6 @@
 import type { SlashCommandBuilder, SlashCommandOptionsOnlyBuilder } from 'discord.js';
 import { STATS_DAYS } from '../../src/stats/request.js';
-import { STATS_SCOPES } from '../../src/stats/scope.js';
+import { STATS_SCOPES } from '../../src/stats-options.js';
 import { described, localizedChoices } from './localized.js';
 
 /** `scope` and `days`, shared by /stats and /export so both read the same account over the same days. */

@@ -2,7 +2,7 @@
 // computed from the same events the bundled service holds, folded into the bot's history as the
 // daily sampler would have done. The service itself answers with today's figures only.
 import type { HistoryStore } from '../../src/history/index.js';
-import { DAY_MS, dayNumberOf, formatGeneratedAt } from '../../src/service/days.js';
+import { DAY_MS, dayNumberOf, formatGeneratedAt } from '../../src/service/utc-time.js';
 import { EVENT_KIND, type NormalizedEvent } from '../../src/service/events.js';
 import { computeStatsBody, type DayCounts } from '../../src/service/stats-body.js';
 import { parseStatsBody } from '../../src/stats-api/validate.js';

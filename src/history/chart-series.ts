@@ -1,7 +1,7 @@
-import { addDays } from './days.js';
+import { addDays } from './utc-days.js';
 import type { HistoryRecord } from './record.js';
-import { dailySeries, recordedDates } from './series.js';
-import type { DailyFigures } from './series.js';
+import { dailySeries, recordedDates } from './daily-figures.js';
+import type { DailyFigures } from './daily-figures.js';
 
 export type HistoryMetric = 'sends' | 'joins' | 'conversion';
 

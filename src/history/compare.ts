@@ -1,8 +1,8 @@
 import type { StatsSnapshot } from '../stats-api/snapshot.js';
-import { addDays } from './days.js';
+import { addDays } from './utc-days.js';
 import type { HistoryRecord } from './record.js';
-import { dailySeries } from './series.js';
-import type { DailyFigures } from './series.js';
+import { dailySeries } from './daily-figures.js';
+import type { DailyFigures } from './daily-figures.js';
 
 /** Percent is unrounded; the caller shows it signed with one decimal. `new`: the earlier period was 0. */
 export type Change = { kind: 'percent'; value: number } | { kind: 'new' } | { kind: 'unknown' };

@@ -1,7 +1,7 @@
-import { addDays } from './days.js';
+import { addDays } from './utc-days.js';
 import type { HistoryRecord } from './record.js';
-import { dailySeries } from './series.js';
-import type { DailyFigures } from './series.js';
+import { dailySeries } from './daily-figures.js';
+import type { DailyFigures } from './daily-figures.js';
 
 export const EXPORT_HEADER = ['date', 'sends', 'joins', 'failed_sends'] as const;
 const CRLF = '\r\n';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { StatsSnapshot } from '../stats-api/snapshot.js';
-import { addDays, utcDateOf } from './days.js';
+import { addDays, utcDateOf } from './utc-days.js';
 
 export const HISTORY_SCHEMA_VERSION = 1;
 /** Days of history kept per account when HISTORY_DAYS is not set. */

@@ -1,7 +1,7 @@
 import { createHmac, hkdfSync } from 'node:crypto';
-import { KeyRejectedError, RateLimitedError } from '../stats-api/errors.js';
+import { KeyRejectedError, RateLimitedError } from '../errors.js';
 import type { StatsSnapshot } from '../stats-api/snapshot.js';
-import { DAY_MS, startOfDate, utcDateOf } from './days.js';
+import { DAY_MS, startOfDate, utcDateOf } from './utc-days.js';
 
 const HOUR_MS = 3_600_000;
 const HOURS_PER_DAY = 24;

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
-import { RelinkNeededError } from './errors.js';
+import { RelinkNeededError } from '../errors.js';
 
 const HKDF_LABEL = 'link-encryption v1';
 const NONCE_BYTES = 12;

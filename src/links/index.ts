@@ -12,8 +12,8 @@ export {
 	SETTINGS_NAMESPACE,
 } from '../store/namespaces.js';
 export { validateApiKey, MIN_KEY_LENGTH, MAX_KEY_LENGTH } from './validate-key.js';
-export * from './errors.js';
-export type { LinkedKey, LinkInfo, LinkStatus, LinkStore } from './types.js';
+export * from '../errors.js';
+export type { LinkedKey, LinkInfo, LinkStatus, LinkStore } from './link-model.js';
 
 /** The `verifyKey` that createLinkStore expects, backed by the stats client (meta.user → account name). */
 export function verifyWithStats(stats: Pick<StatsClient, 'verifyKey'>) {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { deriveLinkKey, openApiKey, sealApiKey } from './crypto.js';
 import type { LinkKey } from './crypto.js';
-import { RelinkNeededError } from './errors.js';
-import type { LinkInfo } from './types.js';
+import { RelinkNeededError } from '../errors.js';
+import type { LinkInfo } from './link-model.js';
 
 const RECORD_VERSION = 1;
 

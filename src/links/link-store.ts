@@ -1,11 +1,11 @@
 import type Keyv from 'keyv';
-import { FeatureUnavailableError } from '../stats-api/errors.js';
-import { RelinkNeededError, StorageUnavailableError } from './errors.js';
+import { FeatureUnavailableError } from '../errors.js';
+import { RelinkNeededError, StorageUnavailableError } from '../errors.js';
 import { serverLinkKey, userLinkKey } from './link-keys.js';
 import { createKeyring, infoOf, isReadable, openRecord, parseRecord, sealRecord } from './link-record.js';
 import type { LinkRecord } from './link-record.js';
 import { resealIfUnchanged } from './reseal-record.js';
-import type { LinkedKey, LinkInfo, LinkStatus, LinkStore } from './types.js';
+import type { LinkedKey, LinkInfo, LinkStatus, LinkStore } from './link-model.js';
 import { validateApiKey } from './validate-key.js';
 
 export { serverLinkKey, userLinkKey } from './link-keys.js';

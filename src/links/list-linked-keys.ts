@@ -1,8 +1,8 @@
 import type { Stores } from '../store/open-stores.js';
-import { RelinkNeededError } from './errors.js';
+import { RelinkNeededError } from '../errors.js';
 import { isServerLinkKey, isUserLinkKey, serverLinkKey, userLinkKey } from './link-keys.js';
 import { linkKeys } from './link-entries.js';
-import type { LinkStore } from './types.js';
+import type { LinkStore } from './link-model.js';
 
 /** One readable link: its store key (safe to log) and its decrypted API key (never to be logged). */
 export interface LinkedKeyEntry {

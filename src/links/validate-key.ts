@@ -1,5 +1,5 @@
 import { MAX_API_KEY_LENGTH, MIN_API_KEY_LENGTH } from '../api-key.js';
-import { InvalidKeyError } from './errors.js';
+import { InvalidKeyError } from '../errors.js';
 
 export const MIN_KEY_LENGTH = MIN_API_KEY_LENGTH;
 export const MAX_KEY_LENGTH = MAX_API_KEY_LENGTH;

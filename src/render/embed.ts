@@ -3,7 +3,7 @@ import type { APIEmbed, APIEmbedField } from 'discord.js';
 import type { Change, Comparisons, PeriodComparison } from '../history/compare.js';
 import { resolveLocale, translator, type MessageKey, type Translate } from '../i18n/index.js';
 import type { Figure, StatsResult, StatsSnapshot } from '../stats-api/snapshot.js';
-import type { StatsScope } from '../stats/scope.js';
+import type { StatsScope } from '../stats-options.js';
 import { fitEmbedToLimits } from './embed-limits.js';
 import { formatCount, formatDecimal, formatPercent, formatOneDecimal, truncate } from './format.js';
 

@@ -1,5 +1,5 @@
 import type Keyv from 'keyv';
-import { StorageUnavailableError } from '../links/errors.js';
+import { StorageUnavailableError } from '../errors.js';
 import { listEntries } from '../store/list-entries.js';
 import { REPORTS_NAMESPACE } from '../store/namespaces.js';
 import type { Stores } from '../store/open-stores.js';

@@ -1,6 +1,6 @@
-import { DAY_MS, dayNumberOf } from './days.js';
+import { DAY_MS, dayNumberOf } from './utc-time.js';
 import { EVENT_KIND, type NormalizedEvent } from './events.js';
-import type { StatsStore } from './store.js';
+import type { StatsStore } from './service-store.js';
 
 export interface DemoOptions {
 	/** Default "demo". */

@@ -1,6 +1,6 @@
 import { ImportStaging } from './import-staging.js';
 import { scanEventsFile, type BadLine } from './import-file.js';
-import type { PriorImport, StatsStore } from './store.js';
+import type { PriorImport, StatsStore } from './service-store.js';
 
 export type ImportOutcome =
 	| { status: 'bad-lines'; badLines: BadLine[]; badLineCount: number }

@@ -1,4 +1,4 @@
-export { formatGeneratedAt } from './days.js';
+export { formatGeneratedAt } from './utc-time.js';
 export { seedDemoAccount, generateDemoEvents, type DemoOptions } from './demo.js';
 export { InvalidEventError, normalizeEvent, type StatsEvent, type NormalizedEvent } from './events.js';
 export {
@@ -32,4 +32,4 @@ export {
 	type AuthenticatedAccount,
 	type PriorImport,
 	type StagedImportResult,
-} from './store.js';
+} from './service-store.js';

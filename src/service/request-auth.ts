@@ -4,7 +4,7 @@ import { clientAddressKey } from './client-address.js';
 import type { ErrorCode } from './http-responses.js';
 import { hasKeyLength } from './keys.js';
 import type { RateLimiter } from './rate-limit.js';
-import type { AuthenticatedAccount, StatsStore } from './store.js';
+import type { AuthenticatedAccount, StatsStore } from './service-store.js';
 
 /** An answer other than 200: the error code, its message and the headers that go with it. */
 export interface Refusal {

@@ -4,7 +4,7 @@ import { AuthFailureLimiter } from './auth-failure-limiter.js';
 import { rawErrorResponse, sendError } from './http-responses.js';
 import { RateLimiter } from './rate-limit.js';
 import { answerStatsRequest, statsClock } from './stats-request.js';
-import type { StatsStore } from './store.js';
+import type { StatsStore } from './service-store.js';
 
 export { STATS_PATH } from './stats-request.js';
 /** Requests per minute per key when the caller sets nothing. */

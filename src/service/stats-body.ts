@@ -1,4 +1,4 @@
-import { dayNumberOf, formatDay } from './days.js';
+import { dayNumberOf, formatDay } from './utc-time.js';
 
 /** Days in `daily_breakdown` and in the monthly period, today included. */
 export const BREAKDOWN_DAYS = 30;

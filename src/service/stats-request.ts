@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { formatGeneratedAt, preciseNow } from './days.js';
+import { formatGeneratedAt, preciseNow } from './utc-time.js';
 import { ALLOWED_METHODS, sendError, sendJson } from './http-responses.js';
 import { authenticateRequest } from './request-auth.js';
 import type { AuthFailureLimiter } from './auth-failure-limiter.js';
 import type { RateLimiter } from './rate-limit.js';
-import type { StatsStore } from './store.js';
+import type { StatsStore } from './service-store.js';
 
 export const STATS_PATH = '/api/v1/stats';
 

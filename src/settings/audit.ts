@@ -1,8 +1,8 @@
 import { time, TimestampStyles } from 'discord.js';
 import { translator } from '../i18n/index.js';
-import type { BotContext } from '../interactions/context.js';
-import { renderMessage } from '../interactions/member-language.js';
-import type { FacingMessage } from '../interactions/user-facing-error.js';
+import type { BotContext } from '../discord/context.js';
+import { renderMessage } from '../i18n/render-message.js';
+import type { FacingMessage } from '../errors.js';
 import { isGoneChannelError } from './guild-api.js';
 import { serverLanguage } from './language.js';
 import type { ServerSettings } from './settings-record.js';

@@ -1,4 +1,4 @@
-import type { BotContext } from '../interactions/context.js';
+import type { BotContext } from '../discord/context.js';
 import type { ResourceState } from './guild-api.js';
 import { CHANNEL_SETTINGS, ROLE_SETTINGS, type ServerSettings } from './settings-record.js';
 

@@ -1,4 +1,4 @@
-import type { BotContext } from '../interactions/context.js';
+import type { BotContext } from '../discord/context.js';
 import type { DeletedResource } from './settings-store.js';
 
 /**

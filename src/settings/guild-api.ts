@@ -1,6 +1,6 @@
 import { API } from '@discordjs/core/http-only';
 import { DiscordAPIError, REST } from '@discordjs/rest';
-import type { MessagePayload } from '../interactions/types.js';
+import type { MessagePayload } from '../discord/interaction.js';
 
 /** What Discord says of a role or channel a setting points at; `unknown` when it could not be asked. */
 export type ResourceState = 'exists' | 'deleted' | 'unknown';

@@ -1,6 +1,6 @@
-import type { CommandOptions } from '../interactions/types.js';
-import { UserFacingError } from '../interactions/user-facing-error.js';
-import { SETTING_OPTIONS, type SettingName } from './describe.js';
+import type { CommandOptions } from '../discord/interaction.js';
+import { UserFacingError } from '../errors.js';
+import { SETTING_OPTIONS, type SettingName } from './describe-settings.js';
 import {
 	isSettingsDays,
 	isSettingsLanguage,

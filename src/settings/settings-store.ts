@@ -1,5 +1,5 @@
 import type Keyv from 'keyv';
-import type { WithLock } from '../history/keyed-mutex.js';
+import type { WithLock } from '../store/locks.js';
 import {
 	CHANNEL_SETTINGS,
 	DEFAULT_SETTINGS,

@@ -1,5 +1,5 @@
-import type { BotContext } from '../interactions/context.js';
-import { UserFacingError } from '../interactions/user-facing-error.js';
+import type { BotContext } from '../discord/context.js';
+import { UserFacingError } from '../errors.js';
 import { publicPostVerdict, serverScopeRefusal, type MemberAccess } from './access.js';
 import { DEFAULT_SETTINGS, type ServerSettings } from './settings-record.js';
 

@@ -1,7 +1,7 @@
 import type Keyv from 'keyv';
 import { SnapshotCache, STALE_WINDOW_MS } from './cache.js';
 import type { CachedSnapshot } from './cache.js';
-import { UpstreamUnreachableError } from './errors.js';
+import { UpstreamUnreachableError } from '../errors.js';
 import { createStatsAgent, DEFAULT_USER_AGENT, getStats, type AttemptResult } from './http.js';
 import type { StatsResult, StatsSnapshot } from './snapshot.js';
 

@@ -9,7 +9,7 @@ import {
 	RateLimitedError,
 	StatsApiError,
 	UpstreamUnreachableError,
-} from './errors.js';
+} from '../errors.js';
 import type { StatsSnapshot } from './snapshot.js';
 import { parseStatsBody } from './validate.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ProtocolError } from './errors.js';
+import { ProtocolError } from '../errors.js';
 import type { DailySends, StatsSnapshot } from './snapshot.js';
 
 /** A breakdown wider than this (about ten years) is refused rather than zero-filled into a huge array. */

@@ -1,5 +1,5 @@
 import { foldSnapshot, historyAccountId, type HistoryRecord } from '../history/index.js';
-import type { BotContext } from '../interactions/context.js';
+import type { BotContext } from '../discord/context.js';
 import type { StatsResult } from '../stats-api/snapshot.js';
 
 /** Without a history store (a caller typed before the history existed) the snapshot alone is the record. */

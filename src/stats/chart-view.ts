@@ -1,11 +1,11 @@
 import { AVERAGE_LEAD_IN_DAYS, buildChartSeries, type HistoryRecord } from '../history/index.js';
 import { translator, type Locale, type Translate } from '../i18n/index.js';
-import type { BotContext } from '../interactions/context.js';
+import type { BotContext } from '../discord/context.js';
 import type { ChartInput, ChartLabels, ChartPoint } from '../render/chart.js';
-import { CHART_UNAVAILABLE_NOTE, NO_CHART_DATA_NOTE, renderChartSafely } from '../render/chart-output.js';
+import { CHART_UNAVAILABLE_NOTE, NO_CHART_DATA_NOTE, renderChartSafely } from '../render/chart-renderer.js';
 import { chartFileName } from '../render/embed.js';
 import { formatUtcDate, formatUtcDateRange, truncate } from '../render/format.js';
-import type { StatsScope } from './scope.js';
+import type { StatsScope } from '../stats-options.js';
 import type { StatsDays, StatsMetric } from './request.js';
 
 const ACCOUNT_NAME_MAX = 40;

@@ -1,5 +1,5 @@
 import { addDays, buildExport, utcDateOf, type ExportFile } from '../history/index.js';
-import type { BotContext } from '../interactions/context.js';
+import type { BotContext } from '../discord/context.js';
 import { historyWithSnapshot } from './account-history.js';
 import type { StatsDays, StatsTarget } from './request.js';
 import { fetchStatsFor } from './resolve-key.js';

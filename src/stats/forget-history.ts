@@ -1,5 +1,5 @@
 import { historyAccountId } from '../history/index.js';
-import type { BotContext } from '../interactions/context.js';
+import type { BotContext } from '../discord/context.js';
 import { parseRecord } from '../links/link-record.js';
 import { listEntries } from '../store/list-entries.js';
 import { LINKS_NAMESPACE } from '../store/namespaces.js';

@@ -1,5 +1,5 @@
-import { UserFacingError } from '../interactions/user-facing-error.js';
-import { isStatsScope, type StatsScope } from './scope.js';
+import { UserFacingError } from '../errors.js';
+import { isStatsScope, type StatsScope } from '../stats-options.js';
 
 /** The ranges `/stats days:` and `/export days:` offer; beyond the endpoint's 30 days they come from the history. */
 export const STATS_DAYS = [7, 14, 30, 90, 180, 365] as const;

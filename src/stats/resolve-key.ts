@@ -1,8 +1,8 @@
-import { RelinkNeededError } from '../links/errors.js';
-import { KeyRejectedError } from '../stats-api/errors.js';
+import { RelinkNeededError } from '../errors.js';
+import { KeyRejectedError } from '../errors.js';
 import type { StatsResult } from '../stats-api/snapshot.js';
-import type { BotContext } from '../interactions/context.js';
-import { UserFacingError } from '../interactions/user-facing-error.js';
+import type { BotContext } from '../discord/context.js';
+import { UserFacingError } from '../errors.js';
 import type { StatsTarget } from './request.js';
 
 type StatsDeps = Pick<BotContext, 'links' | 'stats'>;

@@ -1,7 +1,7 @@
-import type { BotContext } from '../interactions/context.js';
+import type { BotContext } from '../discord/context.js';
 import type { Locale } from '../i18n/index.js';
 import type { StatsDays, StatsMetric, StatsTarget } from './request.js';
-import type { StatsScope } from './scope.js';
+import type { StatsScope } from '../stats-options.js';
 import { fetchStatsFor } from './resolve-key.js';
 import { buildStatsReply, type StatsReply, type StatsView } from './stats-reply.js';
 

@@ -1,7 +1,7 @@
 import { comparePeriods, utcDateOf } from '../history/index.js';
 import type { Locale } from '../i18n/index.js';
-import type { BotContext } from '../interactions/context.js';
-import type { ReplyFile } from '../interactions/types.js';
+import type { BotContext } from '../discord/context.js';
+import type { ReplyFile } from '../discord/interaction.js';
 import { buildStatsEmbed } from '../render/embed.js';
 import type { StatsResult } from '../stats-api/snapshot.js';
 import type { APIEmbed } from 'discord.js';

@@ -1,5 +1,5 @@
 import { storeSchemeOf, STORE_URL_PROBLEM } from './store-backend.js';
-import { STORE_DEADLINE_MS } from './deadline.js';
+import { STORE_DEADLINE_MS } from './with-deadline.js';
 import type { ClaimBackend, ClaimBackendSettings, Coordinator } from './claim-types.js';
 
 export type { ClaimResult, Coordinator, CoordinatorOptions } from './claim-types.js';

@@ -1,7 +1,7 @@
 import type Keyv from 'keyv';
-import { openBackend } from './backend.js';
+import { openBackend } from './store-backend.js';
 import type { StoreBackend } from './store-backend.js';
-import { STORE_DEADLINE_MS } from './deadline.js';
+import { STORE_DEADLINE_MS } from './with-deadline.js';
 import {
 	ALL_NAMESPACES,
 	CACHE_NAMESPACE,

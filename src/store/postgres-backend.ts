@@ -1,7 +1,7 @@
 import Keyv from 'keyv';
 import type { BackendOptions, StoreBackend } from './store-backend.js';
 import { pick } from './store-backend.js';
-import { StoreDeadline, withDeadline } from './deadline.js';
+import { StoreDeadline, withDeadline } from './with-deadline.js';
 import { openPostgresPool, PostgresStore } from './postgres-store.js';
 
 const POOL_SIZE = 10;

@@ -1,6 +1,6 @@
 import { CLAIMS_TABLE, CREATE_CLAIMS_TABLE, TAKE_CLAIM } from './claim-sql.js';
 import type { ClaimBackend, ClaimBackendSettings } from './claim-types.js';
-import { withDeadline } from './deadline.js';
+import { withDeadline } from './with-deadline.js';
 import { openPostgresPool } from './postgres-store.js';
 
 const UNIQUE_VIOLATION = '23505';

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import type { DatabaseError, Pool, QueryResultRow } from 'pg';
 import type { KeyvStoreAdapter, StoredData } from 'keyv';
-import type { StoreDeadline } from './deadline.js';
+import type { StoreDeadline } from './with-deadline.js';
 import type { RawEntry } from './raw-entry.js';
 
 // Same layout as @keyv/postgres, so rows written before this adapter existed still read back.

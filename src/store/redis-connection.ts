@@ -1,6 +1,6 @@
 import { createClient } from '@keyv/redis';
-import { StorageUnavailableError } from '../links/errors.js';
-import { StoreDeadline, withDeadline } from './deadline.js';
+import { StorageUnavailableError } from '../errors.js';
+import { StoreDeadline, withDeadline } from './with-deadline.js';
 
 const MAX_RECONNECT_DELAY_MS = 1000;
 

@@ -4,8 +4,8 @@ import KeyvSqlite from '@keyv/sqlite';
 import Keyv from 'keyv';
 import type { BackendOptions, StoreBackend } from './store-backend.js';
 import { pick, sqliteFileOf } from './store-backend.js';
-import { withDeadline } from './deadline.js';
-import { DeadlineStore } from './deadline-store.js';
+import { withDeadline } from './with-deadline.js';
+import { DeadlineStore } from './deadline-adapter.js';
 import type { RawEntry } from './raw-entry.js';
 import { startSqlitePurge } from './sqlite-purge.js';
 

@@ -1,5 +1,5 @@
 import type Keyv from 'keyv';
-import type { RawEntry } from './raw-entry.js';
+import { type RawEntry } from './raw-entry.js';
 
 /** One opened STORE_URL: a Keyv per namespace plus the raw access the maintenance commands need. */
 export interface StoreBackend {
@@ -41,4 +41,22 @@ export function pick<T>(byNamespace: Map<string, T>, namespace: string): T {
 	const found = byNamespace.get(namespace);
 	if (found === undefined) throw new Error(`namespace ${namespace} was not opened`);
 	return found;
+}
+
+/** Opens the backend a STORE_URL names; each is imported only when configured (the clients cost MiBs of heap). */
+export async function openBackend(
+	storeUrl: string,
+	namespaces: string[],
+	options: BackendOptions,
+): Promise<StoreBackend> {
+	switch (storeSchemeOf(storeUrl)) {
+		case 'sqlite':
+			return (await import('./sqlite-backend.js')).openSqliteBackend(storeUrl, namespaces, options);
+		case 'redis':
+			return (await import('./redis-backend.js')).openRedisBackend(storeUrl, namespaces, options);
+		case 'postgres':
+			return (await import('./postgres-backend.js')).openPostgresBackend(storeUrl, namespaces, options);
+		default:
+			throw new Error(STORE_URL_PROBLEM);
+	}
 }

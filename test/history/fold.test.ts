@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { historyAccountId } from '../../src/history/account-id.js';
 import { foldSnapshot } from '../../src/history/record.js';
 import type { HistoryRecord } from '../../src/history/record.js';
-import { dailySeries } from '../../src/history/series.js';
+import { dailySeries } from '../../src/history/daily-figures.js';
 import type { StatsSnapshot } from '../../src/stats-api/snapshot.js';
 import { joinsSnapshot, makeSnapshot } from './snapshots.js';
 

@@ -8,7 +8,7 @@ import KeyvSqlite from '@keyv/sqlite';
 import { createClient } from '@redis/client';
 import Keyv from 'keyv';
 import pg from 'pg';
-import { StoreDeadline } from '../../src/store/deadline.js';
+import { StoreDeadline } from '../../src/store/with-deadline.js';
 import { openPostgresPool, PostgresStore } from '../../src/store/postgres-store.js';
 import { POSTGRES_URL, postgresBackend, REDIS_URL, redisBackend } from '../links/backends.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
 import { createHistorySampler } from '../../src/history/sampler.js';
 import type { HistorySampler, HistorySamplerOptions, SamplerAccount } from '../../src/history/sampler.js';
-import { KeyRejectedError, RateLimitedError } from '../../src/stats-api/errors.js';
+import { KeyRejectedError, RateLimitedError } from '../../src/errors.js';
 import { FakeClock, memoryClaims } from './fake-clock.js';
 import { makeSnapshot } from './snapshots.js';
 

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildChartSeries } from '../../src/history/chart-series.js';
 import { changeBetween, comparePeriods } from '../../src/history/compare.js';
-import { addDays } from '../../src/history/days.js';
+import { addDays } from '../../src/history/utc-days.js';
 import { buildExport, buildExportCsv, exportFileName } from '../../src/history/export-csv.js';
 import { foldSnapshot } from '../../src/history/record.js';
 import type { HistoryRecord } from '../../src/history/record.js';
-import { dailySeries } from '../../src/history/series.js';
+import { dailySeries } from '../../src/history/daily-figures.js';
 import type { StatsSnapshot } from '../../src/stats-api/snapshot.js';
 import { joinsSnapshot, makeSnapshot } from './snapshots.js';
 

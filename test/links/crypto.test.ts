@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { deriveLinkKey, openApiKey, sealApiKey } from '../../src/links/crypto.js';
-import { RelinkNeededError } from '../../src/links/errors.js';
+import { RelinkNeededError } from '../../src/errors.js';
 
 const linkKey = deriveLinkKey(Buffer.alloc(32, 3));
 

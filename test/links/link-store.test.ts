@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createLinkStore } from '../../src/links/link-store.js';
-import { InvalidKeyError, RelinkNeededError } from '../../src/links/errors.js';
-import { FeatureUnavailableError, KeyRejectedError } from '../../src/stats-api/errors.js';
+import { InvalidKeyError, RelinkNeededError } from '../../src/errors.js';
+import { FeatureUnavailableError, KeyRejectedError } from '../../src/errors.js';
 import { postgresBackend, redisBackend, sqliteBackend } from './backends.js';
 import type { Backend, OpenedBackend } from './backends.js';
 

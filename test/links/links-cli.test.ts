@@ -11,7 +11,7 @@ import { openStores } from '../../src/store/open-stores.js';
 import type { Stores } from '../../src/store/open-stores.js';
 import { POSTGRES_URL, REDIS_URL, postgresBackend, redisBackend } from './backends.js';
 
-const CLI = new URL('../../src/links/cli.ts', import.meta.url).pathname;
+const CLI = new URL('../../src/links/links-cli.ts', import.meta.url).pathname;
 // Resolved here: the CLI runs in a fresh directory (no .env), where `tsx` alone would not resolve.
 const TSX = import.meta.resolve('tsx');
 const SECRET_A = Buffer.alloc(32, 0xa1);

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { StorageUnavailableError } from '../../src/links/errors.js';
+import { StorageUnavailableError } from '../../src/errors.js';
 import { openStores } from '../../src/links/keyv-stores.js';
 import { createLinkStore } from '../../src/links/link-store.js';
 import type { Stores } from '../../src/links/keyv-stores.js';

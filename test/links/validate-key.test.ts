@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { InvalidKeyError } from '../../src/links/errors.js';
+import { InvalidKeyError } from '../../src/errors.js';
 import { validateApiKey } from '../../src/links/validate-key.js';
 
 const KEY = 'sk_live_Q7fJx2LmP9wRt4ZkV8nB';

@@ -3,7 +3,7 @@ import { after, test } from 'node:test';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { buildChartConfig, CHART_THEMES, englishChartLabels } from '../../src/render/chart.js';
 import type { ChartInput } from '../../src/render/chart.js';
-import { CHART_SIZE, createChartRenderer, renderChartSafely } from '../../src/render/chart-output.js';
+import { CHART_SIZE, createChartRenderer, renderChartSafely } from '../../src/render/chart-renderer.js';
 import { createLocalRenderer } from '../../src/render/local-renderer.js';
 import { isPng, readPngSize } from '../../src/render/png.js';
 

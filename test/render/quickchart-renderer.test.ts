@@ -12,7 +12,7 @@ import {
 	createChartRenderer,
 	renderChartSafely,
 	type ChartLogger,
-} from '../../src/render/chart-output.js';
+} from '../../src/render/chart-renderer.js';
 import { createQuickChartRenderer } from '../../src/render/quickchart-renderer.js';
 import { readPngSize } from '../../src/render/png.js';
 

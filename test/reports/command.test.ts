@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { execute, onAutocomplete } from '../../commands/report.js';
 import { definition } from '../../commands/definitions/report.js';
-import type { AutocompleteInteraction } from '../../src/interactions/types.js';
-import { UserFacingError } from '../../src/interactions/user-facing-error.js';
-import { buildReportPost } from '../../src/reports/report-post.js';
+import type { AutocompleteInteraction } from '../../src/discord/interaction.js';
+import { UserFacingError } from '../../src/errors.js';
+import { buildReportPost } from '../../src/reports/build-report-post.js';
 import { createReportStore } from '../../src/reports/report-store.js';
 import { countFigures } from '../../src/links/count-links.js';
 import {

@@ -1,14 +1,14 @@
 // One bot process's background jobs on a shared store, with its own hand-moved clock: waits for "go", runs
 // the report scheduler or the history sampler from `start` to `end`, and reports every post or sample.
-import { createKeyedMutex } from '../../src/history/keyed-mutex.js';
-import type { BotContext } from '../../src/interactions/context.js';
+import { createKeyedMutex } from '../../src/store/locks.js';
+import type { BotContext } from '../../src/discord/context.js';
 import { createSettingsStore } from '../../src/settings/settings-store.js';
-import { startHistorySampler } from '../../src/history/run-sampler.js';
+import { startHistorySampler } from '../../src/app/background-jobs.js';
 import { createLinkStore } from '../../src/links/link-store.js';
-import type { LinkedKey, LinkStore } from '../../src/links/types.js';
+import type { LinkedKey, LinkStore } from '../../src/links/link-model.js';
 import { createMetrics } from '../../src/metrics/index.js';
 import { createLogger } from '../../src/logger.js';
-import { startBackgroundJobs } from '../../src/reports/background-jobs.js';
+import { startBackgroundJobs } from '../../src/app/background-jobs.js';
 import { openCoordinator } from '../../src/store/coordination.js';
 import { openStores } from '../../src/store/open-stores.js';
 import { makeSnapshot } from '../history/snapshots.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { postReport } from '../../src/reports/post-report.js';
-import { buildReportPost, reportNonce, type ReportMessage } from '../../src/reports/report-post.js';
+import { postReport } from '../../src/reports/post-due-report.js';
+import { buildReportPost, reportNonce, type ReportMessage } from '../../src/reports/build-report-post.js';
 import { createReportStore, type ReportStore } from '../../src/reports/report-store.js';
 import { GUILD, openReportContext, REJECTED_KEY, type ReportTestContext } from './report-context.js';
 import { makeReport, quietLog } from './records.js';

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startDiscordSandbox, type DiscordSandbox } from '../../sandbox/index.js';
-import { postReport } from '../../src/reports/post-report.js';
-import { buildReportPost } from '../../src/reports/report-post.js';
+import { postReport } from '../../src/reports/post-due-report.js';
+import { buildReportPost } from '../../src/reports/build-report-post.js';
 import { createReportStore } from '../../src/reports/report-store.js';
-import { restPostMessage } from '../../src/reports/rest-post-message.js';
+import { restPostMessage } from '../../src/discord/bot-rest.js';
 import { GUILD, openReportContext, type ReportTestContext } from './report-context.js';
 import { makeReport, quietLog } from './records.js';
 

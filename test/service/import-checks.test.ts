@@ -162,7 +162,7 @@ describe('event import checks', () => {
 		await new Promise((resolve) => made.once('exit', resolve));
 		const child = spawn(
 			process.execPath,
-			['--import', 'tsx', 'src/service/cli.ts', 'events', 'import', fifo, '--account', 'acme', '--db', db],
+			['--import', 'tsx', 'src/service/service-cli.ts', 'events', 'import', fifo, '--account', 'acme', '--db', db],
 			{ cwd: join(import.meta.dirname, '..', '..'), stdio: ['ignore', 'pipe', 'pipe'] },
 		);
 		let stderr = '';

@@ -40,7 +40,7 @@ export function sendRequest(
 }
 
 const REPO_ROOT = join(import.meta.dirname, '..', '..');
-const CLI = ['--import', 'tsx', 'src/service/cli.ts'];
+const CLI = ['--import', 'tsx', 'src/service/service-cli.ts'];
 
 /** Runs the service CLI as a child process and resolves with its exit code and output (never rejects on exit code). */
 export function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

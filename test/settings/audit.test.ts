@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startDiscordSandbox, type DiscordSandbox } from '../../sandbox/index.js';
-import { createKeyedMutex } from '../../src/history/keyed-mutex.js';
+import { createKeyedMutex } from '../../src/store/locks.js';
 import { createLogger } from '../../src/logger.js';
 import { auditTime, postAudit } from '../../src/settings/audit.js';
 import { restGuildApi, type GuildApi } from '../../src/settings/guild-api.js';

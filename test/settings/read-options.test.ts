@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { translator } from '../../src/i18n/index.js';
-import type { CommandOptions } from '../../src/interactions/types.js';
-import { UserFacingError } from '../../src/interactions/user-facing-error.js';
-import { describeSettings } from '../../src/settings/describe.js';
+import type { CommandOptions } from '../../src/discord/interaction.js';
+import { UserFacingError } from '../../src/errors.js';
+import { describeSettings } from '../../src/settings/describe-settings.js';
 import { readSettingsChange } from '../../src/settings/read-options.js';
 import { DEFAULT_SETTINGS } from '../../src/settings/settings-record.js';
 

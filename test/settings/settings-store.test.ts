@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createKeyedMutex } from '../../src/history/keyed-mutex.js';
+import { createKeyedMutex } from '../../src/store/locks.js';
 import { migrateStore } from '../../src/store/migrate-store.js';
 import { createSettingsStore, type SettingsStore } from '../../src/settings/settings-store.js';
 import { DEFAULT_SETTINGS, SETTINGS_SCHEMA_VERSION } from '../../src/settings/settings-record.js';

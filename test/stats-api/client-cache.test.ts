@@ -9,7 +9,7 @@ import { openStores } from '../../src/links/keyv-stores.js';
 import type { Stores } from '../../src/links/keyv-stores.js';
 import { createStatsClient } from '../../src/stats-api/client.js';
 import type { StatsClientOptions } from '../../src/stats-api/client.js';
-import { KeyRejectedError, UpstreamUnreachableError } from '../../src/stats-api/errors.js';
+import { KeyRejectedError, UpstreamUnreachableError } from '../../src/errors.js';
 import { validBody } from './fault-server.js';
 
 const KEY = 'sk_live_Q7fJx2LmP9wRt4ZkV8nB';

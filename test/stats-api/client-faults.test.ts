@@ -9,7 +9,7 @@ import {
 	ProtocolError,
 	RateLimitedError,
 	UpstreamUnreachableError,
-} from '../../src/stats-api/errors.js';
+} from '../../src/errors.js';
 import { startFaultServer } from './fault-server.js';
 import type { FaultServer } from './fault-server.js';
 

@@ -9,7 +9,7 @@ import { openStatsStore, seedDemoAccount, startStatsServer } from '../../src/ser
 import type { RunningStatsServer, StatsStore } from '../../src/service/index.js';
 import { createStatsClient } from '../../src/stats-api/client.js';
 import type { StatsClient } from '../../src/stats-api/client.js';
-import { FeatureUnavailableError, KeyRejectedError, RateLimitedError } from '../../src/stats-api/errors.js';
+import { FeatureUnavailableError, KeyRejectedError, RateLimitedError } from '../../src/errors.js';
 
 const NOW = new Date('2026-11-21T09:30:12.123Z');
 

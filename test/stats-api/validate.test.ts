@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ProtocolError } from '../../src/stats-api/errors.js';
+import { ProtocolError } from '../../src/errors.js';
 import { MAX_BREAKDOWN_SPAN_DAYS, normaliseBreakdown, parseStatsBody } from '../../src/stats-api/validate.js';
 import { validBody } from './fault-server.js';
 

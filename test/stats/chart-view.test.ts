@@ -5,7 +5,7 @@ import type { StatsSnapshot } from '../../src/stats-api/snapshot.js';
 import { chartInputOf, type ChartView } from '../../src/stats/chart-view.js';
 import { privateLocale, publicLocale } from '../../src/stats/public-locale.js';
 import { parseStatsRequest } from '../../src/stats/request.js';
-import { UserFacingError } from '../../src/interactions/user-facing-error.js';
+import { UserFacingError } from '../../src/errors.js';
 
 const TODAY = '2026-11-23';
 const NOON = Date.parse(`${TODAY}T12:00:00Z`);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { StorageUnavailableError } from '../../src/links/errors.js';
+import { StorageUnavailableError } from '../../src/errors.js';
 import { createLinkStore } from '../../src/links/link-store.js';
-import { STORE_DEADLINE_MS } from '../../src/store/deadline.js';
+import { STORE_DEADLINE_MS } from '../../src/store/with-deadline.js';
 import { openStores } from '../../src/store/open-stores.js';
 import type { Stores } from '../../src/store/open-stores.js';
 import { POSTGRES_URL, REDIS_URL, postgresBackend, redisBackend } from '../links/backends.js';

@@ -1,0 +1,114 @@
+import { commandDefinitions } from '../../commands/definitions/index.js';
+import type { Config } from '../config.js';
+import { createHistoryStore, createKeyedMutex, type HistoryStore } from '../history/index.js';
+import { claimCooldowns } from '../discord/cooldowns.js';
+import type { BotContext } from '../discord/context.js';
+import { Cooldowns } from '../discord/cooldowns.js';
+import { createLinkStore, verifyWithStats } from '../links/index.js';
+import type { Logger } from '../logger.js';
+import { createMetrics, type StoreOperation } from '../metrics/index.js';
+import { startBackgroundJobs } from './background-jobs.js';
+import { restPostMessage } from '../discord/bot-rest.js';
+import { createChartRenderer } from '../render/chart-renderer.js';
+import { restGuildApi } from '../settings/guild-api.js';
+import { createSettingsStore } from '../settings/settings-store.js';
+import { createStatsClient } from '../stats-api/index.js';
+import { claimLock } from '../store/locks.js';
+import { openCoordinator } from '../store/coordination.js';
+import { openStores } from '../store/open-stores.js';
+import { storeSchemeOf } from '../store/store-backend.js';
+import { storeOperationOf } from './store-error-kind.js';
+
+export interface BotServices {
+	ctx: BotContext;
+	/** Closes the renderer, the stats client and the store; safe to call twice. */
+	close(): Promise<void>;
+}
+
+/** Opens the store and builds the context handlers get; the same for every transport. */
+export async function openBotServices(config: Config, log: Logger): Promise<BotServices> {
+	const metrics = createMetrics({ commands: commandDefinitions.map((definition) => definition.name) });
+	const onError = (error: unknown) => {
+		log.error({ err: error }, 'storage error');
+		metrics.storeErrors.inc({ operation: storeOperationOf(error) as StoreOperation });
+	};
+	const stores = await openStores(config.storeUrl, { onError });
+	const coordinator = await openCoordinator(config.storeUrl, { onError });
+	// One process owns a SQLite file, so in-process locks and cooldowns are exact there and cost no write.
+	const shared = storeSchemeOf(config.storeUrl) !== 'sqlite';
+	const withLock = shared ? claimLock(coordinator) : createKeyedMutex();
+	const history = createHistoryStore({
+		keyv: stores.history,
+		withLock,
+		historyDays: config.historyDays,
+	});
+	const stats = createStatsClient({
+		baseUrl: config.statsApiBaseUrl,
+		timeoutMs: config.statsApiTimeoutMs,
+		cacheTtlSeconds: config.statsCacheTtlSeconds,
+		cache: stores.cache,
+		cacheSecret: config.linkSecret,
+		flights: shared ? coordinator : undefined,
+		onFreshSnapshot: (snapshot, fetchedAt) => recordInBackground(history, snapshot, fetchedAt, log),
+		onUpstreamResult: (result, seconds) => metrics.recordUpstream(result, seconds),
+		onCacheLookup: (result) => metrics.snapshotCache.inc({ result }),
+	});
+	const links = createLinkStore({
+		keyv: stores.links,
+		secret: config.linkSecret,
+		previousSecret: config.linkSecretPrevious,
+		// Feature unavailable is handled by the link store: the key is kept, marked unverified.
+		verifyKey: verifyWithStats(stats),
+	});
+	const renderer = createChartRenderer(config.chartRenderer, {
+		quickchartUrl: config.quickchartUrl,
+		onRender: (name, outcome, seconds) => {
+			if (name !== 'none') metrics.recordChartRender(name, outcome, seconds);
+		},
+	});
+	const ctx: BotContext = {
+		config,
+		links,
+		stats,
+		renderer,
+		history,
+		coordinator,
+		stores,
+		cooldowns: shared
+			? claimCooldowns(coordinator, config.statsCooldownSeconds)
+			: new Cooldowns(config.statsCooldownSeconds),
+		settings: createSettingsStore({ keyv: stores.settings, withLock }),
+		guildApi: restGuildApi({ apiUrl: config.discordApiUrl, token: config.discordToken }),
+		log,
+		metrics,
+	};
+	// Reports and the sampler run in every process and transport: claims in the store make each post and
+	// each daily sample happen once in total, and posting needs only the bot token's REST access.
+	const jobs = startBackgroundJobs(ctx, {
+		postMessage: restPostMessage({ token: config.discordToken, apiUrl: config.discordApiUrl }),
+	});
+	let closing: Promise<void> | null = null;
+	return {
+		ctx,
+		close: () => {
+			closing ??= (async () => {
+				await jobs.stop();
+				await renderer.close();
+				await stats.close();
+				await coordinator.close();
+				await stores.close();
+			})();
+			return closing;
+		},
+	};
+}
+
+/** History is kept on the side: a store hiccup there must not cost the member the reply. */
+function recordInBackground(
+	history: HistoryStore,
+	snapshot: Parameters<HistoryStore['record']>[0],
+	receivedAt: number,
+	log: Logger,
+): void {
+	history.record(snapshot, receivedAt).catch((error: unknown) => log.warn({ err: error }, 'history not recorded'));
+}

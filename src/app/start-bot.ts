@@ -1,0 +1,183 @@
+import { API } from '@discordjs/core/http-only';
+import { REST } from '@discordjs/rest';
+import type { Client } from 'discord.js';
+import type { DestinationStream } from 'pino';
+import { commandModules } from '../../commands/index.js';
+import type { Config } from '../config.js';
+import type { RunningMetricsServer } from '../metrics/index.js';
+import type { BotContext } from '../discord/context.js';
+import { createRouter, type InteractionRouter } from '../discord/router.js';
+import { createLogger, type Logger } from '../logger.js';
+import { INTERACTION_REQUESTS_PER_SECOND, type GatewayShards } from '../discord/client.js';
+import { watchRestRefusals } from '../discord/discord-refusals.js';
+import { deletedResourceOf, onGuildResourceDeleted } from '../settings/deleted-resources.js';
+import { connectGateway } from '../discord/gateway.js';
+import { startInteractionsServer, type InteractionsServer } from '../discord/interactions-server.js';
+import { recordShardStatus, shardsProbe, startBotMetrics, storeProbe } from './metrics-endpoint.js';
+import { openBotServices, type BotServices } from './services.js';
+import { assignedShards, processIndex, resolveShardCount } from '../discord/shard-plan.js';
+
+/** Replies in flight get this long to finish on shutdown; Discord's 3 s window is long gone after it. */
+const DRAIN_TIMEOUT_MS = 10_000;
+
+export interface RunningBot {
+	/** The gateway client; null in HTTP interactions mode, which opens no gateway connection. */
+	client: Client | null;
+	/** `http://host:port/interactions` in HTTP interactions mode, else null. */
+	interactionsUrl: string | null;
+	ctx: BotContext;
+	router: InteractionRouter;
+	/** Where /metrics, /healthz and /livez answer; null without METRICS_PORT. */
+	metricsUrl: string | null;
+	/** Stops taking interactions, finishes replies in flight, closes Discord and the store. */
+	stop(): Promise<void>;
+}
+
+export interface StartOptions {
+	logDestination?: DestinationStream;
+	/** The shards of this process; default: assigned by a ShardingManager, else all of SHARD_COUNT. */
+	shards?: GatewayShards;
+	/** HTTP mode: how long a handler may stay silent before a private defer goes out for it. */
+	autoDeferMs?: number;
+}
+
+/** Builds the context and starts the transport: HTTP interactions when INTERACTIONS_PORT is set, else the gateway. */
+export async function startBot(config: Config, options: StartOptions = {}): Promise<RunningBot> {
+	const baseLog = createLogger(config.logLevel, options.logDestination);
+	if (config.interactionsPort !== null) return startHttpBot(config, baseLog, options);
+
+	const shards = options.shards ?? (await planShards(config));
+	// Every line of this process names its shards, the services' included.
+	const log = baseLog.child({ shards: shards.ids });
+	const services = await openBotServices(config, log);
+	const router = createRouter(commandModules, services.ctx);
+	let client: Client;
+	try {
+		client = await connectGateway({
+			apiUrl: config.discordApiUrl,
+			token: config.discordToken,
+			shards,
+			router,
+			log,
+			onDispatch: (packet) => {
+				// A deleted role or channel that a server setting names falls back to the default.
+				const deleted = deletedResourceOf(packet);
+				if (deleted) void onGuildResourceDeleted(services.ctx, deleted);
+			},
+		});
+	} catch (error) {
+		await services.close();
+		throw error;
+	}
+	log.info({ guilds: client.guilds.cache.size, user: client.user?.tag, shardCount: shards.total }, 'bot ready');
+	const { ctx } = services;
+	watchRestRefusals(client.rest, { onStatus: (status) => ctx.metrics.recordDiscordRestResponse(status) });
+	const metricsServer = await startBotMetrics({
+		config: metricsConfig(config),
+		metrics: ctx.metrics,
+		health: { store: storeProbe(ctx.stores), gateway: shardsProbe(client) },
+		beforeScrape: () => recordShardStatus(ctx.metrics, client),
+		log,
+	}).catch(async (error: unknown) => {
+		await client.destroy();
+		await services.close();
+		throw error;
+	});
+	return running({ client, interactionsUrl: null, metricsServer, services, router, log }, () => client.destroy());
+}
+
+async function startHttpBot(config: Config, log: Logger, options: StartOptions): Promise<RunningBot> {
+	if (!config.discordPublicKey) throw new Error('DISCORD_PUBLIC_KEY is required with INTERACTIONS_PORT');
+	const httpLog = log.child({ transport: 'http' });
+	const services = await openBotServices(config, httpLog);
+	const { ctx } = services;
+	const router = createRouter(commandModules, ctx);
+	// Interaction callbacks, edits and follow-ups only, which Discord exempts from the global limit;
+	// background posts go through createBotRest and keep it.
+	const rest = new REST({ api: config.discordApiUrl, globalRequestsPerSecond: INTERACTION_REQUESTS_PER_SECOND });
+	rest.setToken(config.discordToken);
+	watchRestRefusals(rest, { onStatus: (status) => ctx.metrics.recordDiscordRestResponse(status) });
+	let server: InteractionsServer | undefined;
+	let metricsServer: RunningMetricsServer | null;
+	try {
+		server = await startInteractionsServer({
+			host: config.interactionsHost,
+			port: config.interactionsPort ?? 0,
+			publicKey: config.discordPublicKey,
+			api: new API(rest),
+			router,
+			log: httpLog,
+			autoDeferMs: options.autoDeferMs,
+		});
+		metricsServer = await startBotMetrics({
+			config,
+			metrics: ctx.metrics,
+			health: { store: storeProbe(ctx.stores) },
+			log: httpLog,
+		}).catch(async (error: unknown) => {
+			await server?.close(async () => undefined);
+			throw error;
+		});
+	} catch (error) {
+		await services.close();
+		throw error;
+	}
+	httpLog.info({ url: server.url }, 'bot ready');
+	return running(
+		{ client: null, interactionsUrl: server.url, metricsServer, services, router, log: httpLog },
+		async () => undefined,
+		(drain) => server.close(drain),
+	);
+}
+
+/** One stop for both transports: no new work, replies in flight finished, transport and store closed. */
+function running(
+	parts: {
+		client: Client | null;
+		interactionsUrl: string | null;
+		metricsServer: RunningMetricsServer | null;
+		services: BotServices;
+		router: InteractionRouter;
+		log: Logger;
+	},
+	closeTransport: () => Promise<void>,
+	drainWith: (drain: () => Promise<void>) => Promise<void> = (drain) => drain(),
+): RunningBot {
+	const { services, router, log } = parts;
+	let stopping: Promise<void> | null = null;
+	const stop = () => {
+		stopping ??= (async () => {
+			log.info({ inFlight: router.inFlight }, 'shutting down: finishing replies in flight');
+			await parts.metricsServer?.close();
+			await drainWith(() => router.drain(DRAIN_TIMEOUT_MS));
+			await closeTransport();
+			await services.close();
+			log.info('stopped');
+		})();
+		return stopping;
+	};
+	return {
+		client: parts.client,
+		interactionsUrl: parts.interactionsUrl,
+		metricsUrl: parts.metricsServer?.url ?? null,
+		ctx: services.ctx,
+		router,
+		stop,
+	};
+}
+
+/**
+ * Each process of a ShardingManager serves its own metrics, on METRICS_PORT plus its index (0, 1, …):
+ * one port cannot be bound twice, and Prometheus sums the processes' counters itself.
+ */
+function metricsConfig(config: Config): Config {
+	if (config.metricsPort === null || config.metricsPort === 0) return config;
+	return { ...config, metricsPort: config.metricsPort + processIndex(process.env) };
+}
+
+/** This process's shards: those a ShardingManager handed it, or every shard (internal sharding). */
+export async function planShards(config: Config): Promise<GatewayShards> {
+	const total = await resolveShardCount(config);
+	const ids = assignedShards(process.env, total) ?? Array.from({ length: total }, (_, id) => id);
+	return { ids, total };
+}

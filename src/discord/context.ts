@@ -1,0 +1,40 @@
+import type { Config } from '../config.js';
+import type { HistoryStore } from '../history/index.js';
+import type { Coordinator } from '../store/coordination.js';
+import type { Stores } from '../store/open-stores.js';
+import type { LinkStore } from '../links/link-model.js';
+import type { Logger } from '../logger.js';
+import type { Metrics } from '../metrics/index.js';
+import type { GuildApi } from '../settings/guild-api.js';
+import type { SettingsStore } from '../settings/settings-store.js';
+import type { ChartRenderer } from '../render/chart-renderer.js';
+import type { StatsResult } from '../stats-api/snapshot.js';
+import type { CooldownGate } from './cooldowns.js';
+
+/** The part of the stats client that commands use. */
+export interface StatsSource {
+	/** Cache, then one shared upstream call; may return a stale snapshot when the endpoint is unreachable. */
+	fetchSnapshot(apiKey: string): Promise<StatsResult>;
+}
+
+/** Everything a handler may use; built once at start-up and once per test. */
+export interface BotContext {
+	config: Config;
+	links: LinkStore;
+	stats: StatsSource;
+	renderer: ChartRenderer;
+	/** Each account's daily history (sends, joins, failed sends), kept by the bot. */
+	history: HistoryStore;
+	/** Claims on the shared store: locks, once-only gates and cooldowns across processes. */
+	coordinator: Coordinator;
+	/** The store's namespaces, for the features that keep their own records (reports, settings). */
+	stores: Stores;
+	cooldowns: CooldownGate;
+	/** Each server's `/settings`: access rules, defaults, language, audit channel. */
+	settings: SettingsStore;
+	/** The bot token's REST calls outside interactions: audit lines, whether a role or channel still exists. */
+	guildApi: GuildApi;
+	log: Logger;
+	/** Prometheus instruments; every label comes from a fixed set, never an id, key or name. */
+	metrics: Metrics;
+}

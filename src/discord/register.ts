@@ -1,0 +1,22 @@
+import { REST } from '@discordjs/rest';
+import { Routes, type RESTPutAPIApplicationCommandsResult } from 'discord.js';
+import type { CommandDefinition } from './command-module.js';
+
+/**
+ * Bulk-overwrites the command set (idempotent: Discord keeps ids of unchanged commands).
+ * With `guildId`, only that guild gets them, instantly; without, they are global.
+ */
+export async function registerCommands(options: {
+	apiUrl: string;
+	token: string;
+	applicationId: string;
+	guildId: string | null;
+	definitions: readonly CommandDefinition[];
+}): Promise<RESTPutAPIApplicationCommandsResult> {
+	const rest = new REST({ api: options.apiUrl }).setToken(options.token);
+	const route = options.guildId
+		? Routes.applicationGuildCommands(options.applicationId, options.guildId)
+		: Routes.applicationCommands(options.applicationId);
+	const body = options.definitions.map((definition) => definition.toJSON());
+	return (await rest.put(route, { body })) as RESTPutAPIApplicationCommandsResult;
+}

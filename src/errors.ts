@@ -1,0 +1,96 @@
+import { type MessageKey } from './i18n/index.js';
+
+/** A text before translation: a catalogue key and the values it takes. */
+export interface FacingMessage {
+	key: MessageKey;
+	vars?: Record<string, unknown>;
+	/** Further sentences, each on a line of its own. */
+	more?: FacingMessage[];
+}
+
+/**
+ * An expected failure to tell the member: a catalogue key and its values, translated when the
+ * reply is written, into the language of whoever reads it.
+ */
+export class UserFacingError extends Error {
+	override name = 'UserFacingError';
+	constructor(
+		readonly key: MessageKey,
+		readonly vars: Record<string, unknown> = {},
+		readonly more: FacingMessage[] = [],
+	) {
+		super(key);
+	}
+}
+
+/** A pasted key that cannot be a key; it never quotes the key. */
+export class InvalidKeyError extends Error {
+	override name = 'InvalidKeyError';
+	constructor(readonly reason: 'length' | 'characters') {
+		super(reason === 'length' ? 'the key has an impossible length' : 'the key has characters a key cannot have');
+	}
+}
+
+/** A stored record that no configured secret decrypts: the member must link again. */
+export class RelinkNeededError extends Error {
+	override name = 'RelinkNeededError';
+	constructor() {
+		super('the stored key can no longer be decrypted; link it again');
+	}
+}
+
+/** The Keyv backend failed; never to be read as "not linked". */
+export class StorageUnavailableError extends Error {
+	override name = 'StorageUnavailableError';
+	constructor(options?: { cause?: unknown }) {
+		super('the link storage is unavailable', options);
+	}
+}
+
+/** Base of every expected failure of the stats endpoint. Messages never contain a key or a body. */
+export class StatsApiError extends Error {
+	override name = 'StatsApiError';
+}
+
+/** 401/403: the endpoint refused the key. */
+export class KeyRejectedError extends StatsApiError {
+	override name = 'KeyRejectedError';
+	constructor(readonly status: number) {
+		super(`the stats endpoint rejected the key (HTTP ${status})`);
+	}
+}
+
+/** 404, 501, or 503 with code feature_unavailable: the endpoint is not released yet. */
+export class FeatureUnavailableError extends StatsApiError {
+	override name = 'FeatureUnavailableError';
+	constructor(readonly status: number) {
+		super(`the stats endpoint is not available (HTTP ${status})`);
+	}
+}
+
+/** 429: try again after `retryAfterSeconds` (null when the endpoint gave no usable Retry-After). */
+export class RateLimitedError extends StatsApiError {
+	override name = 'RateLimitedError';
+	constructor(readonly retryAfterSeconds: number | null) {
+		super(`the stats endpoint is rate limiting (retry after ${retryAfterSeconds ?? '?'} s)`);
+	}
+}
+
+/** 5xx, connection errors and timeouts. */
+export class UpstreamUnreachableError extends StatsApiError {
+	override name = 'UpstreamUnreachableError';
+	constructor(
+		readonly reason: string,
+		options?: { cause?: unknown },
+	) {
+		super(`the stats endpoint is unreachable: ${reason}`, options);
+	}
+}
+
+/** A body that is not the documented shape: not JSON, wrong types, negative counts, too large. */
+export class ProtocolError extends StatsApiError {
+	override name = 'ProtocolError';
+	constructor(readonly reason: string) {
+		super(`the stats endpoint answered something unexpected: ${reason}`);
+	}
+}

@@ -1,0 +1,75 @@
+import type Keyv from 'keyv';
+import { StorageUnavailableError } from '../errors.js';
+import type { StatsSnapshot } from '../stats-api/snapshot.js';
+import { historyAccountId } from './account-id.js';
+import { DAY_MS } from './utc-days.js';
+import { createKeyedMutex } from '../store/locks.js';
+import type { WithLock } from '../store/locks.js';
+import { DEFAULT_HISTORY_DAYS, foldSnapshot, HISTORY_SCHEMA_VERSION, parseHistoryRecord } from './record.js';
+import type { HistoryRecord } from './record.js';
+
+export interface HistoryStoreOptions {
+	/** Keyv on the `history` namespace. */
+	keyv: Keyv;
+	/** Serialises the read-modify-write of one account; default: an in-process mutex per account. */
+	withLock?: WithLock;
+	/** HISTORY_DAYS. */
+	historyDays?: number;
+	/** Epoch ms; injectable so tests can move time. */
+	now?: () => number;
+}
+
+export interface HistoryStore {
+	/**
+	 * Folds a snapshot into its account's history and returns the new record. `receivedAt` (epoch ms, default
+	 * now) dates a snapshot without `generated_at`. Returns null, storing nothing, when the snapshot names no
+	 * account (`meta.user`): the history is keyed by the account, and keying it by the link or the key instead
+	 * would mix two accounts' days once a link's key is replaced by one of another account. Throws
+	 * StorageUnavailableError when the store fails.
+	 */
+	record(snapshot: StatsSnapshot, receivedAt?: number): Promise<HistoryRecord | null>;
+	/** The history of `historyAccountId(name)`, or null when there is none (or it is not readable by this version). */
+	read(accountId: string): Promise<HistoryRecord | null>;
+	/** True when a history existed. */
+	remove(accountId: string): Promise<boolean>;
+}
+
+export function createHistoryStore(options: HistoryStoreOptions): HistoryStore {
+	const { keyv } = options;
+	const withLock = options.withLock ?? createKeyedMutex();
+	const historyDays = options.historyDays ?? DEFAULT_HISTORY_DAYS;
+	const now = options.now ?? Date.now;
+	// A record untouched for HISTORY_DAYS holds no day worth keeping, so the store may drop it by itself.
+	const ttlMs = historyDays * DAY_MS;
+
+	const storage = async <T>(operation: () => Promise<T>): Promise<T> => {
+		try {
+			return await operation();
+		} catch (error) {
+			throw new StorageUnavailableError({ cause: error });
+		}
+	};
+
+	return {
+		record: async (snapshot, receivedAt) => {
+			const accountName = snapshot.meta.user;
+			if (accountName === null) return null;
+			const accountId = historyAccountId(accountName);
+			return withLock(accountId, async () => {
+				const stored: unknown = await storage(async () => keyv.get(accountId));
+				// Written by a newer version of the bot (a rollback): leave it for that version rather than lose it.
+				if (isNewerSchema(stored)) return null;
+				const next = foldSnapshot(parseHistoryRecord(stored), snapshot, now(), { historyDays, receivedAt });
+				await storage(async () => keyv.set(accountId, next, ttlMs));
+				return next;
+			});
+		},
+		read: async (accountId) => parseHistoryRecord(await storage(async () => keyv.get(accountId))),
+		remove: async (accountId) => withLock(accountId, async () => storage(async () => keyv.delete(accountId))),
+	};
+}
+
+function isNewerSchema(stored: unknown): boolean {
+	if (typeof stored !== 'object' || stored === null || !('v' in stored)) return false;
+	return typeof stored.v === 'number' && stored.v > HISTORY_SCHEMA_VERSION;
+}

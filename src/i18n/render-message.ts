@@ -1,0 +1,22 @@
+import { resolveLocale, translator, type MessageKey, type Translate } from './index.js';
+import type { FacingMessage } from '../errors.js';
+
+/** Texts in the member's own language: every private reply uses this. */
+export function memberTranslator(interaction: { locale: string }): Translate {
+	return translator(resolveLocale(interaction.locale));
+}
+
+/** Renders a member-facing message; a value that is itself a message is translated first. */
+export function renderMessage(t: Translate, message: FacingMessage): string {
+	const vars: Record<string, unknown> = {};
+	for (const [name, value] of Object.entries(message.vars ?? {})) {
+		vars[name] = isFacingMessage(value) ? renderMessage(t, value) : value;
+	}
+	return [t(message.key, vars), ...(message.more ?? []).map((line) => renderMessage(t, line))].join('\n');
+}
+
+function isFacingMessage(value: unknown): value is FacingMessage {
+	return typeof value === 'object' && value !== null && typeof (value as { key?: unknown }).key === 'string';
+}
+
+export type { MessageKey };

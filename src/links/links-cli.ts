@@ -1,0 +1,129 @@
+// `npm run links -- reseal | migrate --to <STORE_URL> | count | check`: store maintenance. Figures go to
+// stdout as `<name>: <number>`, progress and problems to stderr; nothing printed ever holds a key.
+import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { ConfigError, loadDotEnv, loadLinkStoreConfig } from '../config.js';
+import { sqliteFileOf, storeSchemeOf } from '../store/store-backend.js';
+import { StoreDeadlineError } from '../store/with-deadline.js';
+import { SETTINGS_NAMESPACE } from '../store/namespaces.js';
+import { countEntries } from '../store/list-entries.js';
+import { migrateStore } from '../store/migrate-store.js';
+import { openStores } from '../store/open-stores.js';
+import type { Stores } from '../store/open-stores.js';
+import { checkLinks } from './check-links.js';
+import { parseLinksArgs, UsageError } from './cli-args.js';
+import type { LinksCommand } from './cli-args.js';
+import { countFigures } from './count-links.js';
+import type { Figure } from './count-links.js';
+import { StorageUnavailableError } from '../errors.js';
+import { createKeyring } from './link-record.js';
+import { resealLinks } from './reseal-links.js';
+
+const EXIT_USAGE = 2;
+const PROGRESS_EVERY = 100;
+
+const print = (figures: Figure[]) => {
+	for (const [name, value] of figures) process.stdout.write(`${name}: ${value}\n`);
+};
+const progressLine = (verb: string) => (done: number) => {
+	if (done % PROGRESS_EVERY === 0) process.stderr.write(`${verb} ${done} records so far\n`);
+};
+
+/** Runs one command; resolves to the exit code. */
+export async function runLinks(args: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
+	let command: LinksCommand;
+	let config;
+	try {
+		command = parseLinksArgs(args);
+		config = loadLinkStoreConfig({ secretRequired: command.name === 'check' || command.name === 'reseal' }, env);
+		if (command.name === 'migrate' && !storeSchemeOf(command.to)) {
+			throw new UsageError('--to must start with sqlite://, redis:// or postgres://');
+		}
+		if (command.name === 'migrate' && command.to === config.storeUrl) {
+			throw new UsageError('--to names the store STORE_URL already names');
+		}
+	} catch (error) {
+		if (error instanceof UsageError || error instanceof ConfigError) {
+			process.stderr.write(`links: ${error.message}\n`);
+			return EXIT_USAGE;
+		}
+		throw error;
+	}
+
+	const opened: Stores[] = [];
+	const open = async (url: string, mustExist: boolean) => {
+		// Opening a SQLite path creates the file: a mistyped STORE_URL would read as an empty store.
+		if (mustExist && storeSchemeOf(url) === 'sqlite' && !existsSync(sqliteFileOf(url))) {
+			throw new Error(`the SQLite file ${sqliteFileOf(url)} does not exist`);
+		}
+		const stores = await openStores(url);
+		opened.push(stores);
+		return stores;
+	};
+	try {
+		const stores = await open(config.storeUrl, true);
+		switch (command.name) {
+			case 'count':
+				print(await countFigures(stores));
+				return 0;
+			case 'check': {
+				const keyring = createKeyring(config.linkSecret ?? Buffer.alloc(0), config.linkSecretPrevious);
+				const { readable, unreadable } = await checkLinks(stores, keyring);
+				print([
+					['readable', readable],
+					['unreadable', unreadable.length],
+				]);
+				for (const storeKey of unreadable) process.stdout.write(`${storeKey}\n`);
+				return unreadable.length > 0 ? 1 : 0;
+			}
+			case 'reseal': {
+				const keyring = createKeyring(config.linkSecret ?? Buffer.alloc(0), config.linkSecretPrevious);
+				const counts = await resealLinks(stores, keyring, progressLine('resealed or checked'));
+				print([
+					['resealed', counts.resealed],
+					['already current', counts.alreadyCurrent],
+					['unreadable', counts.unreadable],
+				]);
+				return 0;
+			}
+			case 'migrate': {
+				const target = await open(command.to, false);
+				const result = await migrateStore(stores, target, progressLine('copied'));
+				for (const [label, side] of [
+					['source', stores],
+					['target', target],
+				] as const) {
+					const figures = await countFigures(side);
+					figures.push(['settings', await countEntries(side, SETTINGS_NAMESPACE)]);
+					print(figures.map(([name, value]) => [`${label} ${name}`, value]));
+				}
+				print([['copied', result.copied]]);
+				if (!result.matches) process.stderr.write("links: the target's counts differ from the source's\n");
+				return result.matches ? 0 : 1;
+			}
+			default: {
+				const unhandled: never = command;
+				return unhandled;
+			}
+		}
+	} catch (error) {
+		process.stderr.write(`links: ${describeFailure(error)}\n`);
+		return 1;
+	} finally {
+		for (const stores of opened) await stores.close();
+	}
+}
+
+/** One line about what failed; a store URL may hold a password, so it is never quoted. */
+function describeFailure(error: unknown): string {
+	if (error instanceof StorageUnavailableError) {
+		if (error.cause instanceof StoreDeadlineError) return error.cause.message;
+		return `the store failed: ${error.cause instanceof Error ? error.cause.message : String(error.cause)}`;
+	}
+	return error instanceof Error ? error.message : String(error);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+	loadDotEnv();
+	process.exitCode = await runLinks(process.argv.slice(2));
+}

@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { startDiscordSandbox, type DiscordSandbox } from '../../sandbox/index.js';
+import { registerBotCommands } from './harness.js';
+import { sharedStores, usable } from '../discord/shared-stores.js';
+
+const MAIN = fileURLToPath(new URL('../../src/app/main.ts', import.meta.url));
+const TSX = import.meta.resolve('tsx');
+const STOP_MS = 15_000;
+
+/** `npm start`'s command in a directory without a .env, with exactly `env`. */
+function startMain(env: Record<string, string>, cwd: string) {
+	const child = spawn(process.execPath, ['--disable-warning=UnsupportedCacheOverwriteWarning', '--import', TSX, MAIN], {
+		cwd,
+		env: { PATH: process.env.PATH ?? '', ...env },
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	let output = '';
+	child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+	child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+	const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+	return { child, exited, output: () => output };
+}
+
+async function freePort(): Promise<number> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	await new Promise((resolve) => server.close(resolve));
+	return port;
+}
+
+function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+async function until(check: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!check()) {
+		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+}
+
+const redis = (await sharedStores()).find((store) => store.name === 'redis')!;
+if (usable(redis, 'npm start with several processes and in HTTP mode')) {
+	describe('npm start: BOT_PROCESSES and INTERACTIONS_PORT', () => {
+		let dir: string;
+		let sandbox: DiscordSandbox;
+		let env: Record<string, string>;
+
+		before(async () => {
+			dir = mkdtempSync(join(tmpdir(), 'adstats-start-'));
+			sandbox = await startDiscordSandbox({ guildCount: 8, recommendedShards: 2 });
+			await registerBotCommands(sandbox);
+			env = {
+				DISCORD_TOKEN: sandbox.token,
+				DISCORD_APPLICATION_ID: sandbox.applicationId,
+				DISCORD_API_URL: sandbox.apiUrl,
+				// Nothing here calls the stats service.
+				STATS_API_BASE_URL: 'http://127.0.0.1:9',
+				STORE_URL: redis.url,
+				LINK_SECRET: randomBytes(32).toString('hex'),
+				CHART_RENDERER: 'none',
+				// Sampling would call the upstream on its own and muddle the request counts.
+				HISTORY_SAMPLING: 'off',
+				LOG_LEVEL: 'info',
+			};
+		});
+		after(async () => {
+			sandbox.assertNoViolations();
+			await sandbox.close();
+			rmSync(dir, { recursive: true, force: true });
+		});
+
+		it('BOT_PROCESSES=2 spreads the recommended shards over two children, and SIGTERM stops them all', async () => {
+			const metricsPort = await freePort();
+			const bot = startMain({ ...env, BOT_PROCESSES: '2', METRICS_PORT: String(metricsPort) }, dir);
+			try {
+				await sandbox.waitForShards(2, 60_000);
+				await until(() => (bot.output().match(/"msg":"bot ready"/g) ?? []).length >= 2, 'both children ready');
+				for (const guildId of sandbox.guildIds.slice(0, 2)) {
+					const handle = sandbox.dispatchCommand({ name: 'help', guildId });
+					assert.match((await handle.finalMessage()).content, /\/stats/);
+					assert.equal(handle.callbackAttempts, 1);
+				}
+				const pids = [...bot.output().matchAll(/"pid":(\d+)/g)].map((match) => Number(match[1]));
+				assert.equal(pids.length, 2, 'the manager names each child');
+				assert.match(bot.output(), /"role":"manager"/);
+				for (const port of [metricsPort, metricsPort + 1]) {
+					const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+					assert.equal(health.status, 200, `child on METRICS_PORT + ${port - metricsPort} is healthy`);
+				}
+				bot.child.kill('SIGTERM');
+				const started = Date.now();
+				assert.equal(await bot.exited, 0);
+				assert.ok(Date.now() - started < STOP_MS);
+				await until(() => pids.every((pid) => !isAlive(pid)), 'the children to exit', 5000);
+			} finally {
+				bot.child.kill('SIGKILL');
+			}
+		});
+
+		it('INTERACTIONS_PORT serves signed interactions with no gateway, and SIGTERM exits 0', async () => {
+			const port = await freePort();
+			const identifies = sandbox.identifyCount;
+			const bot = startMain({ ...env, INTERACTIONS_PORT: String(port), DISCORD_PUBLIC_KEY: sandbox.publicKeyHex }, dir);
+			const url = `http://127.0.0.1:${port}/interactions`;
+			try {
+				await until(() => bot.output().includes('"msg":"bot ready"'), 'the endpoint to listen');
+				assert.ok((await sandbox.verifyInteractionsEndpoint(url)).ok);
+				sandbox.useInteractionsEndpoint(url);
+				const handle = sandbox.dispatchCommand({ name: 'help' });
+				assert.match((await handle.finalMessage()).content, /\/stats/);
+				assert.equal(sandbox.identifyCount, identifies, 'no gateway connection');
+				bot.child.kill('SIGTERM');
+				assert.equal(await bot.exited, 0);
+			} finally {
+				sandbox.useInteractionsEndpoint(null);
+				bot.child.kill('SIGKILL');
+			}
+		});
+	});
+}
