@@ -6,7 +6,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { createCanvas } from '@napi-rs/canvas';
 import { buildChartConfig, englishChartLabels, type ChartInput } from '../src/render/chart.js';
-import { CHART_SIZE, createChartRenderer, renderChartSafely } from '../src/render/chart-renderer.js';
+import { createChartRenderer } from '../src/render/create-chart-renderer.js';
+import { CHART_SIZE, renderChartSafely } from '../src/render/draw-chart.js';
 import type { ChartRenderer } from '../src/render/chart-renderer.js';
 import { createLocalRenderer } from '../src/render/local-renderer.js';
 import { createPooledRenderer } from '../src/render/pooled-renderer.js';
@@ -50,7 +51,7 @@ async function timeRenders(renderer: ChartRenderer, days: number, runs: number, 
 		const started = performance.now();
 		const chart = await renderChartSafely(renderer, input, { log: silent });
 		times.push(performance.now() - started);
-		if (!chart.png) throw new Error(`no PNG rendered (${chart.note ?? 'no note'})`);
+		if (!chart.png) throw new Error(`no PNG rendered (${chart.problem ?? 'charts are off'})`);
 	}
 	return times;
 }

@@ -4,7 +4,7 @@
 import { Writable } from 'node:stream';
 import { startBot } from '../src/app/start-bot.js';
 import { loadConfig } from '../src/config.js';
-import type { StatsClient } from '../src/stats-api/index.js';
+import type { StatsClient } from '../src/stats-api/client.js';
 
 export type ChildRequest = { type: 'timings' } | { type: 'stop' };
 export interface ChildTimings {

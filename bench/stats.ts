@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { openStores } from '../src/links/index.js';
+import { openStores } from '../src/store/open-stores.js';
 import { openStatsStore, seedDemoAccount, startStatsServer } from '../src/service/index.js';
 import { registerBotCommands } from '../test/app/harness.js';
 import { startDiscordSandbox, type DiscordSandbox } from '../sandbox/index.js';

@@ -1,6 +1,6 @@
 import type { BotContext } from '../src/discord/context.js';
 import { replyIfCoolingDown } from '../src/discord/cooldowns.js';
-import { memberTranslator } from '../src/i18n/render-message.js';
+import { memberTranslator } from '../src/i18n/index.js';
 import type { CommandInteraction } from '../src/discord/interaction.js';
 import { sanitizeAccountName } from '../src/render/embed.js';
 import { formatUtcDate } from '../src/render/format.js';

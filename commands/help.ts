@@ -1,4 +1,4 @@
-import { memberTranslator } from '../src/i18n/render-message.js';
+import { memberTranslator } from '../src/i18n/index.js';
 import type { CommandInteraction } from '../src/discord/interaction.js';
 
 export { definition } from './definitions/help.js';

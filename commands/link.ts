@@ -3,7 +3,7 @@ import { replyIfCoolingDown } from '../src/discord/cooldowns.js';
 import { linkFailure } from '../src/discord/error-boundary.js';
 import { keyModal, readKeyField } from '../src/discord/key-modal.js';
 import { linkConfirmation } from '../src/discord/link-replies.js';
-import { memberTranslator } from '../src/i18n/render-message.js';
+import { memberTranslator } from '../src/i18n/index.js';
 import type { CommandInteraction, ModalInteraction } from '../src/discord/interaction.js';
 
 export { definition } from './definitions/link.js';

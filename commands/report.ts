@@ -1,7 +1,7 @@
 import { PermissionFlagsBits, time, TimestampStyles } from 'discord.js';
 import { resolveLocale, translator } from '../src/i18n/index.js';
 import type { BotContext } from '../src/discord/context.js';
-import { memberTranslator } from '../src/i18n/render-message.js';
+import { memberTranslator } from '../src/i18n/index.js';
 import type { AutocompleteInteraction, CommandInteraction } from '../src/discord/interaction.js';
 import { UserFacingError } from '../src/errors.js';
 import { describePause, describeSchedule, permissionList } from '../src/reports/describe-pause.js';

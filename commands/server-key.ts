@@ -4,7 +4,7 @@ import type { BotContext } from '../src/discord/context.js';
 import { linkFailure } from '../src/discord/error-boundary.js';
 import { keyModal, readKeyField } from '../src/discord/key-modal.js';
 import { linkConfirmation } from '../src/discord/link-replies.js';
-import { memberTranslator } from '../src/i18n/render-message.js';
+import { memberTranslator } from '../src/i18n/index.js';
 import type { CommandInteraction, ModalInteraction } from '../src/discord/interaction.js';
 import { UserFacingError } from '../src/errors.js';
 import type { LinkStatus } from '../src/links/link-model.js';

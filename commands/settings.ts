@@ -1,7 +1,7 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
 import { translator, type Translate } from '../src/i18n/index.js';
 import type { BotContext } from '../src/discord/context.js';
-import { memberTranslator } from '../src/i18n/render-message.js';
+import { memberTranslator } from '../src/i18n/index.js';
 import type { CommandInteraction, ComponentInteraction } from '../src/discord/interaction.js';
 import { UserFacingError } from '../src/errors.js';
 import { hasManageServer } from '../src/settings/access.js';

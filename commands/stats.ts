@@ -1,14 +1,15 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
 import type { BotContext } from '../src/discord/context.js';
 import { replyIfCoolingDown } from '../src/discord/cooldowns.js';
-import { memberTranslator } from '../src/i18n/render-message.js';
+import { memberTranslator } from '../src/i18n/index.js';
 import type { ComponentInteraction, CommandInteraction, RepliableInteraction } from '../src/discord/interaction.js';
 import { UserFacingError } from '../src/errors.js';
 import { mayPostHere } from '../src/settings/access.js';
 import type { ServerSettings } from '../src/settings/settings-record.js';
 import { requireScopeAllowed, requireSharePress, settingsOf, shareDestination } from '../src/settings/stats-access.js';
 import { privateLocale, publicLocale } from '../src/stats/public-locale.js';
-import { isStatsDays, isStatsMetric, parseStatsRequest, type StatsRequest } from '../src/stats/request.js';
+import { completeStatsRequest, parseStatsOptions, parseStatsRequest, type StatsRequest } from '../src/stats/request.js';
+import { isStatsDays, isStatsMetric } from '../src/stats-options.js';
 import { isStatsScope } from '../src/stats-options.js';
 import { showStats } from '../src/stats/show-stats.js';
 import type { StatsReply } from '../src/stats/stats-reply.js';
@@ -16,12 +17,12 @@ import type { StatsReply } from '../src/stats/stats-reply.js';
 export { definition } from './definitions/stats.js';
 
 export async function execute(interaction: CommandInteraction, ctx: BotContext): Promise<void> {
-	const asked = {
+	// Checked once, before any store is read: a wrong option is answered at once.
+	const asked = parseStatsOptions({
 		scope: interaction.options.string('scope'),
 		days: interaction.options.integer('days'),
 		metric: interaction.options.string('metric'),
-	};
-	parseStatsRequest(asked); // a wrong option is answered at once, before any store is read
+	});
 	const share = interaction.options.boolean('share') ?? false;
 	if (await replyIfCoolingDown(interaction, ctx, 'stats')) return;
 	// Deferred privately even when sharing, so any failure or refusal stays private.
@@ -29,11 +30,7 @@ export async function execute(interaction: CommandInteraction, ctx: BotContext):
 		() => interaction.defer('private'),
 		async () => {
 			const settings = await settingsOf(ctx, interaction.guildId);
-			const request = parseStatsRequest({
-				scope: asked.scope,
-				days: asked.days ?? settings.defaultDays,
-				metric: asked.metric ?? settings.defaultMetric,
-			});
+			const request = completeStatsRequest(asked, settings);
 			requireScopeAllowed(interaction, settings, request.scope);
 			const destination = share ? shareDestination(interaction, settings) : null;
 			const isPublic = destination?.kind === 'public';

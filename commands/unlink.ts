@@ -1,5 +1,5 @@
 import type { BotContext } from '../src/discord/context.js';
-import { memberTranslator } from '../src/i18n/render-message.js';
+import { memberTranslator } from '../src/i18n/index.js';
 import type { CommandInteraction } from '../src/discord/interaction.js';
 import { forgetHistoryAfterUnlink } from '../src/stats/forget-history.js';
 

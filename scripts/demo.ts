@@ -11,7 +11,7 @@ import { loadConfig } from '../src/config.js';
 import { LOCALES, type Locale } from '../src/i18n/index.js';
 import { buildReportPost, reportNonce } from '../src/reports/build-report-post.js';
 import { parseReportRecord, reportKey } from '../src/reports/report-record.js';
-import { restPostMessage } from '../src/discord/bot-rest.js';
+import { botGuildApi, createBotRest } from '../src/discord/bot-rest.js';
 import { generateDemoEvents, openStatsStore, seedDemoAccount, startStatsServer } from '../src/service/index.js';
 import { registerBotCommands } from '../test/app/harness.js';
 import { startDiscordSandbox, type InteractionHandle, type SandboxMessage } from '../sandbox/index.js';
@@ -309,11 +309,8 @@ async function postReportNow(): Promise<SandboxMessage> {
 	if (!stored) throw new Error('the report was not stored');
 	const post = await buildReportPost(bot.ctx, stored);
 	const before = publicMessages().length;
-	await restPostMessage({ token: sandbox.token, apiUrl: sandbox.apiUrl })(guild.defaultChannelId, {
-		...post,
-		nonce: reportNonce(stored, `demo-${Date.now()}`),
-		enforce_nonce: true,
-	});
+	const guildApi = botGuildApi(createBotRest({ discordApiUrl: sandbox.apiUrl, discordToken: sandbox.token }));
+	await guildApi.postMessage(guild.defaultChannelId, post, { nonce: reportNonce(stored, `demo-${Date.now()}`) });
 	return publicMessages().slice(before).at(-1)!;
 }
 

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
-import { decodeSecret, envReaders, type Env } from './env-readers.js';
-import { CHART_RENDERER_NAMES, type ChartRendererName } from './render/chart.js';
-import { STORE_URL_PROBLEM, storeSchemeOf } from './store/store-backend.js';
+import { envReaders, type Env } from './env-readers.js';
+import { STORE_URL_PROBLEM, storeSchemeOf } from './store-url.js';
 
-export { decodeSecret };
+/** What CHART_RENDERER may name: QuickChart over HTTP, the local worker pool, or no chart. */
+export const CHART_RENDERER_NAMES = ['quickchart', 'local', 'none'] as const;
+export type ChartRendererName = (typeof CHART_RENDERER_NAMES)[number];
 
 export interface Config {
 	discordToken: string;

@@ -1,12 +1,5 @@
-import { type MessageKey } from './i18n/index.js';
-
-/** A text before translation: a catalogue key and the values it takes. */
-export interface FacingMessage {
-	key: MessageKey;
-	vars?: Record<string, unknown>;
-	/** Further sentences, each on a line of its own. */
-	more?: FacingMessage[];
-}
+import type { MessageKey } from './i18n/catalogue.js';
+import type { FacingMessage } from './i18n/render-message.js';
 
 /**
  * An expected failure to tell the member: a catalogue key and its values, translated when the
@@ -92,5 +85,19 @@ export class ProtocolError extends StatsApiError {
 	override name = 'ProtocolError';
 	constructor(readonly reason: string) {
 		super(`the stats endpoint answered something unexpected: ${reason}`);
+	}
+}
+
+/** Why Discord refused a post or a change in a channel: nothing but an admin's action will change it. */
+export type ChannelRefusal = 'channelGone' | 'missingPermissions';
+
+/** Discord refused the bot in a channel (deleted, or a permission missing); retrying cannot help. */
+export class ChannelRefusedError extends Error {
+	override name = 'ChannelRefusedError';
+	constructor(
+		readonly reason: ChannelRefusal,
+		options?: { cause?: unknown },
+	) {
+		super(reason === 'channelGone' ? 'the channel no longer exists' : 'the bot lacks a permission there', options);
 	}
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError, decodeSecret, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig } from '../src/config.js';
+import { decodeSecret } from '../src/env-readers.js';
 
 const SECRET_HEX = 'a'.repeat(64);
 const BASE_ENV = {

@@ -1,6 +1,6 @@
 import { ChannelType, InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 import { LANGUAGE_NAMES, LOCALES, type MessageKey } from '../../src/i18n/index.js';
-import { SETTINGS_DAYS, SETTINGS_METRICS } from '../../src/settings/settings-record.js';
+import { STATS_DAYS, STATS_METRICS } from '../../src/stats-options.js';
 import { described, localizedChoices } from './localized.js';
 
 const option = (name: string) => `commands.settings.subcommands.set.options.${name}.description` as MessageKey;
@@ -25,12 +25,12 @@ export const definition = described(
 			)
 			.addIntegerOption((o) =>
 				described(o.setName('default-days'), option('defaultDays')).addChoices(
-					...localizedChoices(SETTINGS_DAYS, (days) => `choices.days.${days}`),
+					...localizedChoices(STATS_DAYS, (days) => `choices.days.${days}`),
 				),
 			)
 			.addStringOption((o) =>
 				described(o.setName('default-metric'), option('defaultMetric')).addChoices(
-					...localizedChoices(SETTINGS_METRICS, (metric) => `choices.metric.${metric}`),
+					...localizedChoices(STATS_METRICS, (metric) => `choices.metric.${metric}`),
 				),
 			)
 			.addStringOption((o) =>

@@ -1,5 +1,5 @@
 import type { SlashCommandBuilder, SlashCommandOptionsOnlyBuilder } from 'discord.js';
-import { STATS_DAYS } from '../../src/stats/request.js';
+import { STATS_DAYS } from '../../src/stats-options.js';
 import { STATS_SCOPES } from '../../src/stats-options.js';
 import { described, localizedChoices } from './localized.js';
 

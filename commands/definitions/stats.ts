@@ -1,5 +1,5 @@
 import { SlashCommandBuilder } from 'discord.js';
-import { STATS_METRICS } from '../../src/stats/request.js';
+import { STATS_METRICS } from '../../src/stats-options.js';
 import { described, localizedChoices } from './localized.js';
 import { withScopeAndDays } from './stats-options.js';
 

@@ -1,7 +1,7 @@
 // Gives the demo a past: one end-of-day snapshot of the demo account for each of its past days,
 // computed from the same events the bundled service holds, folded into the bot's history as the
 // daily sampler would have done. The service itself answers with today's figures only.
-import type { HistoryStore } from '../../src/history/index.js';
+import type { HistoryStore } from '../../src/history/history-store.js';
 import { DAY_MS, dayNumberOf, formatGeneratedAt } from '../../src/service/utc-time.js';
 import { EVENT_KIND, type NormalizedEvent } from '../../src/service/events.js';
 import { computeStatsBody, type DayCounts } from '../../src/service/stats-body.js';

@@ -1,6 +1,7 @@
 import { type BotContext } from '../discord/context.js';
 import { postReport } from '../reports/post-due-report.js';
-import { buildReportPost, type PostMessage } from '../reports/build-report-post.js';
+import { buildReportPost } from '../reports/build-report-post.js';
+import type { GuildApi } from '../guild-api.js';
 import { createReportStore } from '../reports/report-store.js';
 import { createReportScheduler } from '../reports/scheduler.js';
 import { translator } from '../i18n/index.js';
@@ -17,12 +18,12 @@ export interface BackgroundJobs {
 }
 
 /**
- * Starts what runs without an interaction: scheduled reports (posted over REST with `postMessage`) and, unless
+ * Starts what runs without an interaction: scheduled reports (posted with the context's GuildApi) and, unless
  * HISTORY_SAMPLING=off, the daily history sampler. Every process may start them: they coordinate through the store.
  */
 export function startBackgroundJobs(
 	ctx: BotContext,
-	options: { postMessage: PostMessage; clock?: Clock; rescanMs?: number },
+	options: { postMessage?: GuildApi['postMessage']; clock?: Clock; rescanMs?: number } = {},
 ): BackgroundJobs {
 	const clock = options.clock ?? realClock;
 	const reports = createReportStore(ctx.stores);
@@ -34,7 +35,7 @@ export function startBackgroundJobs(
 				{
 					reports,
 					buildPost: async (current) => buildReportPost(ctx, current),
-					postMessage: options.postMessage,
+					postMessage: options.postMessage ?? ctx.guildApi.postMessage,
 					now: clock.now,
 					log: ctx.log,
 				},

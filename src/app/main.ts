@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig, loadDotEnv, type Config } from '../config.js';
 import { createLogger } from '../logger.js';
 import { resolveShardCount } from '../discord/shard-plan.js';
@@ -74,6 +75,7 @@ async function runManager(config: Config): Promise<void> {
 			processes: config.botProcesses,
 			token: config.discordToken,
 			log,
+			file: fileURLToPath(import.meta.url),
 		});
 		if (stopRequested) await processes.stop().then(() => process.exit(0));
 	} catch (error) {

@@ -1,22 +1,22 @@
 import { commandDefinitions } from '../../commands/definitions/index.js';
 import type { Config } from '../config.js';
-import { createHistoryStore, createKeyedMutex, type HistoryStore } from '../history/index.js';
+import { createHistoryStore, type HistoryStore } from '../history/history-store.js';
+import { createKeyedMutex } from '../store/locks.js';
 import { claimCooldowns } from '../discord/cooldowns.js';
 import type { BotContext } from '../discord/context.js';
 import { Cooldowns } from '../discord/cooldowns.js';
-import { createLinkStore, verifyWithStats } from '../links/index.js';
+import { createLinkStore, verifyWithStats } from '../links/link-store.js';
 import type { Logger } from '../logger.js';
 import { createMetrics, type StoreOperation } from '../metrics/index.js';
 import { startBackgroundJobs } from './background-jobs.js';
-import { restPostMessage } from '../discord/bot-rest.js';
-import { createChartRenderer } from '../render/chart-renderer.js';
-import { restGuildApi } from '../settings/guild-api.js';
+import { botGuildApi, createBotRest } from '../discord/bot-rest.js';
+import { createChartRenderer } from '../render/create-chart-renderer.js';
 import { createSettingsStore } from '../settings/settings-store.js';
-import { createStatsClient } from '../stats-api/index.js';
+import { createStatsClient } from '../stats-api/client.js';
 import { claimLock } from '../store/locks.js';
 import { openCoordinator } from '../store/coordination.js';
 import { openStores } from '../store/open-stores.js';
-import { storeSchemeOf } from '../store/store-backend.js';
+import { storeSchemeOf } from '../store-url.js';
 import { storeOperationOf } from './store-error-kind.js';
 
 export interface BotServices {
@@ -78,15 +78,13 @@ export async function openBotServices(config: Config, log: Logger): Promise<BotS
 			? claimCooldowns(coordinator, config.statsCooldownSeconds)
 			: new Cooldowns(config.statsCooldownSeconds),
 		settings: createSettingsStore({ keyv: stores.settings, withLock }),
-		guildApi: restGuildApi({ apiUrl: config.discordApiUrl, token: config.discordToken }),
+		guildApi: botGuildApi(createBotRest(config)),
 		log,
 		metrics,
 	};
 	// Reports and the sampler run in every process and transport: claims in the store make each post and
 	// each daily sample happen once in total, and posting needs only the bot token's REST access.
-	const jobs = startBackgroundJobs(ctx, {
-		postMessage: restPostMessage({ token: config.discordToken, apiUrl: config.discordApiUrl }),
-	});
+	const jobs = startBackgroundJobs(ctx);
 	let closing: Promise<void> | null = null;
 	return {
 		ctx,

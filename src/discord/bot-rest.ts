@@ -1,14 +1,16 @@
-import { REST } from '@discordjs/rest';
-import { Routes, type APIMessage } from 'discord.js';
-import { type Config } from '../config.js';
-import { toMessageBody } from './message-body.js';
-import { type MessagePayload } from './interaction.js';
 import { API } from '@discordjs/core/http-only';
-import { type PostMessage } from '../reports/build-report-post.js';
+import { DiscordAPIError, REST } from '@discordjs/rest';
+import { Routes, type APIMessage } from 'discord.js';
+import type { Config } from '../config.js';
+import { ChannelRefusedError, type ChannelRefusal } from '../errors.js';
+import type { GuildApi } from '../guild-api.js';
+import type { MessagePayload } from './interaction.js';
+import { toMessageBody } from './message-body.js';
 
 /**
- * REST with the bot token, no gateway needed: background jobs (reports, the history sampler) post
- * through it in both transports, from whichever process or worker runs them.
+ * The one REST client for the bot token's calls outside interactions (reports, audit lines, role and
+ * channel checks): no gateway needed, so every transport and process has one, and @discordjs/rest keeps
+ * Discord's rate limits across all of them.
  */
 export function createBotRest(config: Pick<Config, 'discordApiUrl' | 'discordToken'>): REST {
 	return new REST({ api: config.discordApiUrl }).setToken(config.discordToken);
@@ -21,7 +23,7 @@ export interface ChannelPostOptions {
 	enforceNonce?: boolean;
 }
 
-/** Posts a message in a channel; nobody is pinged, files go as multipart. */
+/** Posts a message in a channel; nobody is pinged, files go as multipart. Rejects with Discord's error. */
 export async function postChannelMessage(
 	rest: REST,
 	channelId: string,
@@ -37,21 +39,49 @@ export async function postChannelMessage(
 	})) as APIMessage;
 }
 
-/**
- * `postMessage` over Discord's REST API with the bot token: the gateway and the HTTP-interactions transport
- * both have one, and a report needs no gateway. Rejects with DiscordAPIError (status, code) as REST returns it.
- */
-export function restPostMessage(options: { token: string; apiUrl?: string; rest?: REST }): PostMessage {
-	const rest = options.rest ?? new REST(options.apiUrl ? { api: options.apiUrl } : {}).setToken(options.token);
+// Discord's JSON error codes for a channel that is gone and for a bot that may not act in it.
+const UNKNOWN_CHANNEL = 10_003;
+const UNKNOWN_GUILD = 10_004;
+const MISSING_ACCESS = 50_001;
+const MISSING_PERMISSIONS = 50_013;
+
+/** Discord's answers that no retry would change, as the core's reason; null for anything else. */
+export function channelRefusalOf(error: unknown): ChannelRefusal | null {
+	if (!(error instanceof DiscordAPIError)) return null;
+	const code = Number(error.code);
+	if (code === UNKNOWN_CHANNEL || code === UNKNOWN_GUILD || error.status === 404) return 'channelGone';
+	if (code === MISSING_ACCESS || code === MISSING_PERMISSIONS || error.status === 403) return 'missingPermissions';
+	return null;
+}
+
+/** The core's GuildApi over the bot's REST client; Discord's refusals become ChannelRefusedError. */
+export function botGuildApi(rest: REST): GuildApi {
 	const api = new API(rest);
-	return async (channelId, message) => {
-		await api.channels.createMessage(channelId, {
-			content: message.content,
-			embeds: message.embeds,
-			nonce: message.nonce,
-			enforce_nonce: message.enforce_nonce,
-			allowed_mentions: { parse: [] },
-			files: message.files.map((file) => ({ name: file.name, data: file.data })),
-		});
+	return {
+		async postMessage(channelId, message, options = {}) {
+			try {
+				await postChannelMessage(rest, channelId, message, { nonce: options.nonce });
+			} catch (error) {
+				const refusal = channelRefusalOf(error);
+				throw refusal === null ? error : new ChannelRefusedError(refusal, { cause: error });
+			}
+		},
+		async roleState(guildId, roleId) {
+			try {
+				const roles = await api.guilds.getRoles(guildId);
+				return roles.some((role) => role.id === roleId) ? 'exists' : 'deleted';
+			} catch {
+				// A route or permission problem says nothing about the role; the gateway's event still will.
+				return 'unknown';
+			}
+		},
+		async channelState(guildId, channelId) {
+			try {
+				const channel = await api.channels.get(channelId);
+				return 'guild_id' in channel && channel.guild_id === guildId ? 'exists' : 'deleted';
+			} catch (error) {
+				return channelRefusalOf(error) === 'channelGone' ? 'deleted' : 'unknown';
+			}
+		},
 	};
 }

@@ -1,21 +1,15 @@
 import type { Config } from '../config.js';
-import type { HistoryStore } from '../history/index.js';
-import type { Coordinator } from '../store/coordination.js';
+import type { HistoryStore } from '../history/history-store.js';
+import type { Coordinator } from '../store/claim-types.js';
 import type { Stores } from '../store/open-stores.js';
 import type { LinkStore } from '../links/link-model.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics/index.js';
-import type { GuildApi } from '../settings/guild-api.js';
+import type { GuildApi } from '../guild-api.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import type { ChartRenderer } from '../render/chart-renderer.js';
-import type { StatsResult } from '../stats-api/snapshot.js';
+import type { StatsSource } from '../stats-api/client.js';
 import type { CooldownGate } from './cooldowns.js';
-
-/** The part of the stats client that commands use. */
-export interface StatsSource {
-	/** Cache, then one shared upstream call; may return a stale snapshot when the endpoint is unreachable. */
-	fetchSnapshot(apiKey: string): Promise<StatsResult>;
-}
 
 /** Everything a handler may use; built once at start-up and once per test. */
 export interface BotContext {

@@ -1,6 +1,5 @@
-import { type Coordinator } from '../store/coordination.js';
-import { type BotContext } from './context.js';
-import { memberTranslator } from '../i18n/render-message.js';
+import { type Coordinator } from '../store/claim-types.js';
+import { memberTranslator } from '../i18n/index.js';
 import { type RepliableInteraction } from './interaction.js';
 /** Per-member cooldowns: how long until `action` may run again. */
 export interface CooldownGate {
@@ -50,7 +49,7 @@ export function claimCooldowns(coordinator: Pick<Coordinator, 'claim'>, seconds:
 /** Answers "try again in N s" and returns true while the member's cooldown for `action` runs. */
 export async function replyIfCoolingDown(
 	interaction: RepliableInteraction,
-	ctx: BotContext,
+	ctx: { cooldowns: CooldownGate },
 	action: string,
 ): Promise<boolean> {
 	const wait = await ctx.cooldowns.take(interaction.userId, action);

@@ -8,16 +8,14 @@ import {
 	RateLimitedError,
 	UpstreamUnreachableError,
 	UserFacingError,
-	type FacingMessage,
 } from '../errors.js';
-import { MAX_KEY_LENGTH, MIN_KEY_LENGTH } from '../links/validate-key.js';
+import { type FacingMessage } from '../i18n/index.js';
+import { MAX_API_KEY_LENGTH, MIN_API_KEY_LENGTH } from '../api-key.js';
 import { type Logger } from '../logger.js';
 import { type RepliableInteraction } from './interaction.js';
 import { DiscordAPIError } from '@discordjs/rest';
 import { AlreadyAcknowledgedError } from './raw-interaction.js';
 import { type InteractionOutcome } from '../metrics/index.js';
-
-export type { FacingMessage };
 
 /** Past this a wait is not worth a number: "in a little while" reads better than "in 1e+23 s". */
 const MAX_STATED_WAIT_SECONDS = 3600;
@@ -52,7 +50,7 @@ export function describeExpectedError(error: unknown): FacingMessage | null {
 	if (error instanceof UserFacingError) return { key: error.key, vars: error.vars, more: error.more };
 	if (error instanceof InvalidKeyError) {
 		return error.reason === 'length'
-			? { key: 'errors.invalidKeyLength', vars: { min: MIN_KEY_LENGTH, max: MAX_KEY_LENGTH } }
+			? { key: 'errors.invalidKeyLength', vars: { min: MIN_API_KEY_LENGTH, max: MAX_API_KEY_LENGTH } }
 			: { key: 'errors.invalidKeyCharacters' };
 	}
 	if (error instanceof KeyRejectedError) return { key: 'errors.keyRejected' };

@@ -1,3 +1,4 @@
+import type { DeletedResource } from '../settings/settings-store.js';
 import { API } from '@discordjs/core/http-only';
 import { Events, GatewayDispatchEvents, type APIInteraction, type Client } from 'discord.js';
 import { fromRawInteraction } from './raw-interaction.js';
@@ -61,4 +62,17 @@ export async function connectGateway(options: {
 		throw error;
 	}
 	return client;
+}
+
+/** The resource a raw gateway dispatch deletes, or null for any other event. */
+export function deletedResourceOf(packet: { t?: string | null; d?: unknown }): DeletedResource | null {
+	const data = (packet.d ?? {}) as { guild_id?: unknown; role_id?: unknown; id?: unknown };
+	if (typeof data.guild_id !== 'string') return null;
+	if (packet.t === 'GUILD_ROLE_DELETE' && typeof data.role_id === 'string') {
+		return { guildId: data.guild_id, roleId: data.role_id };
+	}
+	if (packet.t === 'CHANNEL_DELETE' && typeof data.id === 'string') {
+		return { guildId: data.guild_id, channelId: data.id };
+	}
+	return null;
 }

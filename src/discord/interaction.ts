@@ -1,24 +1,14 @@
+import type { ChannelMessage } from '../message.js';
 import type {
 	APIActionRowComponent,
 	APIApplicationCommandOptionChoice,
 	APIComponentInMessageActionRow,
-	APIEmbed,
 	APIModalInteractionResponseCallbackData,
 } from 'discord.js';
 
-/** A file sent with a message; the embed points at it as `attachment://<name>`. */
-export interface ReplyFile {
-	name: string;
-	data: Buffer;
-}
-
 /** What a handler sends: plain Discord JSON, the same for both transports. */
-export interface MessagePayload {
-	content?: string;
-	embeds?: APIEmbed[];
+export interface MessagePayload extends ChannelMessage {
 	components?: APIActionRowComponent<APIComponentInMessageActionRow>[];
-	/** Replaces every attachment of the message: an edit without files removes the old ones. */
-	files?: ReplyFile[];
 }
 
 export type Visibility = 'private' | 'public';

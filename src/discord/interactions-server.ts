@@ -9,7 +9,7 @@ import { inlineResponder, type FirstAnswer } from './inline-responder.js';
 import { signatureChecker } from './signature.js';
 
 /** Discord's interactions are small; anything past this is not from Discord and is not buffered. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+export const MAX_INTERACTION_BODY_BYTES = 1024 * 1024;
 /** Discord drops the interaction 3 s after sending it; this leaves room for the answer's trip back. */
 export const AUTO_DEFER_MS = 2500;
 const PATH = '/interactions';
@@ -46,10 +46,10 @@ export async function startInteractionsServer(options: {
 			res.setHeader('allow', 'POST');
 			return plain(res, 405, 'method not allowed');
 		}
-		if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return tooLarge(req, res);
+		if (Number(req.headers['content-length'] ?? 0) > MAX_INTERACTION_BODY_BYTES) return tooLarge(req, res);
 		let body: Buffer;
 		try {
-			body = await readBody(req, MAX_BODY_BYTES);
+			body = await readBody(req, MAX_INTERACTION_BODY_BYTES);
 		} catch (error) {
 			if (error instanceof BodyTooLarge) return tooLarge(req, res);
 			throw error;

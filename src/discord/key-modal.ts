@@ -5,6 +5,7 @@ import {
 	TextInputStyle,
 	type APIModalInteractionResponseCallbackData,
 } from 'discord.js';
+import { MIN_API_KEY_LENGTH } from '../api-key.js';
 import type { Translate } from '../i18n/index.js';
 import type { ModalInteraction } from './interaction.js';
 import { UserFacingError } from '../errors.js';
@@ -12,7 +13,6 @@ import { UserFacingError } from '../errors.js';
 const KEY_FIELD_ID = 'api-key';
 /** Discord's own cap for a text input; the link store applies the real key rules after the submit. */
 const MAX_FIELD_LENGTH = 4000;
-const MIN_FIELD_LENGTH = 16;
 
 /** The modal that collects an API key: a key is never a slash-command option, which clients show and log. */
 export function keyModal(
@@ -25,7 +25,7 @@ export function keyModal(
 		.setLabel(t('modals.key.label'))
 		.setPlaceholder(t('modals.key.placeholder'))
 		.setStyle(TextInputStyle.Short)
-		.setMinLength(MIN_FIELD_LENGTH)
+		.setMinLength(MIN_API_KEY_LENGTH)
 		.setMaxLength(MAX_FIELD_LENGTH)
 		.setRequired(true);
 	return new ModalBuilder()

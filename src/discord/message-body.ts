@@ -1,6 +1,7 @@
 import { MessageFlags } from 'discord.js';
 import type { MessageBody } from './responder.js';
-import type { MessagePayload, ReplyFile, Visibility } from './interaction.js';
+import type { MessagePayload, Visibility } from './interaction.js';
+import type { ReplyFile } from '../message.js';
 
 /**
  * The JSON body of a message and the files that go with it. Nobody is pinged by anything the bot

@@ -1,6 +1,6 @@
 import type { API } from '@discordjs/core/http-only';
 import { Routes, type APIInteractionResponse, type RESTPostAPIWebhookWithTokenJSONBody } from 'discord.js';
-import type { ReplyFile } from './interaction.js';
+import type { ReplyFile } from '../message.js';
 
 /** The message body Discord takes for replies, edits and follow-ups. */
 export type MessageBody = RESTPostAPIWebhookWithTokenJSONBody & { flags?: number; attachments?: unknown[] };

@@ -11,7 +11,7 @@ import {
 } from './error-boundary.js';
 import { type CommandModule } from './command-module.js';
 import { type BotContext } from './context.js';
-import { memberTranslator, renderMessage } from '../i18n/render-message.js';
+import { memberTranslator, renderMessage } from '../i18n/index.js';
 import { timeResponses, type ResponseTimes } from './timed-interaction.js';
 import { type AnyInteraction, type AutocompleteInteraction, type RepliableInteraction } from './interaction.js';
 import { UserFacingError } from '../errors.js';

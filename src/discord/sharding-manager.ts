@@ -1,5 +1,4 @@
 import type { ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { ShardingManager, type Shard } from 'discord.js';
 import type { Logger } from '../logger.js';
 import { PROCESS_INDEX_ENV, SHARDS_ENV, spreadShards } from './shard-plan.js';
@@ -28,8 +27,8 @@ export async function startBotProcesses(options: {
 	processes: number;
 	token: string;
 	log: Logger;
-	/** The entry each child runs (default: the bot's main). */
-	file?: string;
+	/** The entry each child runs: the bot's main, which starts the shards the manager hands it. */
+	file: string;
 	/** Extra environment for the children (tests pass the whole configuration this way). */
 	env?: Record<string, string>;
 	execArgv?: string[];
@@ -40,7 +39,7 @@ export async function startBotProcesses(options: {
 }): Promise<BotProcesses> {
 	const { log, totalShards, processes } = options;
 	const plan = spreadShards(totalShards, processes);
-	const manager = new ShardingManager(options.file ?? fileURLToPath(new URL('../app/main.ts', import.meta.url)), {
+	const manager = new ShardingManager(options.file, {
 		totalShards: processes,
 		mode: 'process',
 		respawn: true,

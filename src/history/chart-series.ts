@@ -1,9 +1,8 @@
+import type { StatsMetric } from '../stats-options.js';
 import { addDays } from './utc-days.js';
 import type { HistoryRecord } from './record.js';
 import { dailySeries, recordedDates } from './daily-figures.js';
 import type { DailyFigures } from './daily-figures.js';
-
-export type HistoryMetric = 'sends' | 'joins' | 'conversion';
 
 /** Days before the first point that a 7-day trailing average needs. */
 export const AVERAGE_LEAD_IN_DAYS = 6;
@@ -11,7 +10,7 @@ export const AVERAGE_LEAD_IN_DAYS = 6;
 export interface ChartSeriesOptions {
 	/** Points to return, ending today (the chart offers 7, 14, 30, 90, 180 and 365). */
 	days: number;
-	metric: HistoryMetric;
+	metric: StatsMetric;
 	/** The bot's UTC date, `YYYY-MM-DD`. */
 	today: string;
 }
@@ -36,7 +35,7 @@ export interface ChartSeries {
 	firstFigureDate: string | null;
 }
 
-function valueOf(figures: DailyFigures, metric: HistoryMetric): number | null {
+function valueOf(figures: DailyFigures, metric: StatsMetric): number | null {
 	if (metric === 'sends') return figures.sends;
 	if (metric === 'joins') return figures.joins;
 	if (figures.joins === null || figures.sends === null || figures.sends === 0) return null;

@@ -23,3 +23,4 @@ export function formatNumber(locale: Locale, n: number): string {
 	}
 	return format.format(n);
 }
+export { memberTranslator, renderMessage, type FacingMessage } from './render-message.js';

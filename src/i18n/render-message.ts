@@ -1,5 +1,13 @@
-import { resolveLocale, translator, type MessageKey, type Translate } from './index.js';
-import type { FacingMessage } from '../errors.js';
+import { translator, type MessageKey, type Translate } from './catalogue.js';
+import { resolveLocale } from './locale.js';
+
+/** A text before translation: a catalogue key and the values it takes. */
+export interface FacingMessage {
+	key: MessageKey;
+	vars?: Record<string, unknown>;
+	/** Further sentences, each on a line of its own. */
+	more?: FacingMessage[];
+}
 
 /** Texts in the member's own language: every private reply uses this. */
 export function memberTranslator(interaction: { locale: string }): Translate {
@@ -18,5 +26,3 @@ export function renderMessage(t: Translate, message: FacingMessage): string {
 function isFacingMessage(value: unknown): value is FacingMessage {
 	return typeof value === 'object' && value !== null && typeof (value as { key?: unknown }).key === 'string';
 }
-
-export type { MessageKey };

@@ -3,10 +3,10 @@ import { HISTORY_NAMESPACE, LINKS_NAMESPACE, REPORTS_NAMESPACE } from '../store/
 import type { Stores } from '../store/open-stores.js';
 import { isServerLinkKey, isUserLinkKey } from './link-keys.js';
 
-export type Figure = [name: string, value: number];
+export type CountLine = [name: string, value: number];
 
 /** The figures `links count` prints, in its order. */
-export async function countFigures(stores: Stores): Promise<Figure[]> {
+export async function countFigures(stores: Stores): Promise<CountLine[]> {
 	return [
 		['links', await countEntries(stores, LINKS_NAMESPACE, isUserLinkKey)],
 		['server links', await countEntries(stores, LINKS_NAMESPACE, isServerLinkKey)],

@@ -1,4 +1,5 @@
 import type Keyv from 'keyv';
+import type { StatsClient } from '../stats-api/client.js';
 import { FeatureUnavailableError } from '../errors.js';
 import { RelinkNeededError, StorageUnavailableError } from '../errors.js';
 import { serverLinkKey, userLinkKey } from './link-keys.js';
@@ -7,8 +8,6 @@ import type { LinkRecord } from './link-record.js';
 import { resealIfUnchanged } from './reseal-record.js';
 import type { LinkedKey, LinkInfo, LinkStatus, LinkStore } from './link-model.js';
 import { validateApiKey } from './validate-key.js';
-
-export { serverLinkKey, userLinkKey } from './link-keys.js';
 
 export interface LinkStoreOptions {
 	/** Keyv on the `links` namespace (see openStores). */
@@ -87,4 +86,11 @@ export function createLinkStore(options: LinkStoreOptions): LinkStore {
 		getServerLink: async (guildId) => getStatus(serverLinkKey(guildId)),
 		removeServerLink: async (guildId) => remove(serverLinkKey(guildId)),
 	};
+}
+
+/** The `verifyKey` that createLinkStore expects, backed by the stats client (meta.user → account name). */
+export function verifyWithStats(stats: Pick<StatsClient, 'verifyKey'>) {
+	return async (apiKey: string): Promise<{ accountName: string | null }> => ({
+		accountName: (await stats.verifyKey(apiKey)).meta.user,
+	});
 }

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, loadDotEnv, loadLinkStoreConfig } from '../config.js';
-import { sqliteFileOf, storeSchemeOf } from '../store/store-backend.js';
+import { sqliteFileOf, storeSchemeOf } from '../store-url.js';
 import { StoreDeadlineError } from '../store/with-deadline.js';
 import { SETTINGS_NAMESPACE } from '../store/namespaces.js';
 import { countEntries } from '../store/list-entries.js';
@@ -14,7 +14,7 @@ import { checkLinks } from './check-links.js';
 import { parseLinksArgs, UsageError } from './cli-args.js';
 import type { LinksCommand } from './cli-args.js';
 import { countFigures } from './count-links.js';
-import type { Figure } from './count-links.js';
+import type { CountLine } from './count-links.js';
 import { StorageUnavailableError } from '../errors.js';
 import { createKeyring } from './link-record.js';
 import { resealLinks } from './reseal-links.js';
@@ -22,7 +22,7 @@ import { resealLinks } from './reseal-links.js';
 const EXIT_USAGE = 2;
 const PROGRESS_EVERY = 100;
 
-const print = (figures: Figure[]) => {
+const print = (figures: CountLine[]) => {
 	for (const [name, value] of figures) process.stdout.write(`${name}: ${value}\n`);
 };
 const progressLine = (verb: string) => (done: number) => {

@@ -1,8 +1,6 @@
 import { MAX_API_KEY_LENGTH, MIN_API_KEY_LENGTH } from '../api-key.js';
 import { InvalidKeyError } from '../errors.js';
 
-export const MIN_KEY_LENGTH = MIN_API_KEY_LENGTH;
-export const MAX_KEY_LENGTH = MAX_API_KEY_LENGTH;
 /** Printable ASCII without space: what an API key can be, and what survives a paste. */
 const KEY_CHARACTERS = /^[\x21-\x7e]+$/;
 
@@ -12,7 +10,7 @@ const KEY_CHARACTERS = /^[\x21-\x7e]+$/;
  */
 export function validateApiKey(raw: string): string {
 	const key = raw.trim().replace(/^bearer\s+/i, '');
-	if (key.length < MIN_KEY_LENGTH || key.length > MAX_KEY_LENGTH) {
+	if (key.length < MIN_API_KEY_LENGTH || key.length > MAX_API_KEY_LENGTH) {
 		throw new InvalidKeyError('length');
 	}
 	if (!KEY_CHARACTERS.test(key)) {

@@ -1,7 +1,7 @@
 // Every label value comes from one of these fixed sets, so a series count is known in advance:
 // no id, key or name can become a label, whatever a caller passes at run time.
 import type { Status } from 'discord.js';
-import type { ChartRendererName } from '../render/chart.js';
+import type { ChartRendererName } from '../config.js';
 
 /** Recorded in place of any value outside a label's set (a cast, a new command not declared). */
 export const OTHER = 'other';

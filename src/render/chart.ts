@@ -1,13 +1,11 @@
 import type { ChartConfiguration } from 'chart.js';
+import type { StatsMetric } from '../stats-options.js';
 import { codePointLength, dateTimeFormat, resolveLocale, truncate } from './format.js';
 
 /** The values `CHART_RENDERER` accepts; the config reader and the renderers both read this list. */
-export const CHART_RENDERER_NAMES = ['quickchart', 'local', 'none'] as const;
-export type ChartRendererName = (typeof CHART_RENDERER_NAMES)[number];
 
 /** The chart ranges `/stats days:` offers. */
 export type ChartTheme = 'dark' | 'light';
-export type ChartMetric = 'sends' | 'joins' | 'conversion';
 
 /** Days averaged by the trend line (trailing window, including the day itself). */
 export const MOVING_AVERAGE_WINDOW = 7;
@@ -58,7 +56,7 @@ export interface ChartLabels {
 
 /** What a chart shows, already translated: the builder only lays it out. */
 export interface ChartInput {
-	metric: ChartMetric;
+	metric: StatsMetric;
 	/** Oldest first; the last one is today, still running. */
 	points: ChartPoint[];
 	/** Up to 6 values of the days right before points[0], oldest first, so the first points average full weeks. */
@@ -233,7 +231,7 @@ const ENGLISH_METRIC_TEXTS = {
 
 /** The English chart texts: the fallback language and the reference the translations follow. */
 export function englishChartLabels(options: {
-	metric: ChartMetric;
+	metric: StatsMetric;
 	accountName: string;
 	/** Set for scope:server, so a forwarded picture says whose key it is. */
 	serverName?: string | null;

@@ -20,26 +20,16 @@ export interface StatsEmbedOptions {
 	 */
 	locale: string;
 	scope: StatsScope;
-	/** Days the chart was asked for; kept for callers, the embed's periods are fixed. */
-	days?: number;
 	/** Name of the uploaded chart file; null or absent means the embed carries no image. */
 	chartFileName?: string | null;
 	/** Already translated remarks about the chart ("History starts on …"), one line each. */
 	notes?: readonly string[];
-	/** @deprecated One translated remark; use `notes`. */
-	chartNote?: string | null;
 	/** Each period against the one before it; absent or null shows the figures without a change. */
 	comparisons?: Comparisons | null;
 	/** The member who posted a public copy; named in it so the channel knows whose account it is. */
 	sharedBy?: string | null;
 	/** Epoch ms used to state a stale snapshot's age; defaults to Date.now(). */
 	now?: number;
-}
-
-/** The attachment name for a chart of `days` days: ASCII, no spaces, so `attachment://` matches it exactly. */
-export function chartFileName(days: number, metric: 'sends' | 'joins' | 'conversion' = 'sends'): string {
-	const prefix = metric === 'sends' ? 'stats' : `stats-${metric}`;
-	return `${prefix}-${Math.trunc(days)}d.png`;
 }
 
 /**
@@ -95,7 +85,7 @@ function buildDescription(result: StatsResult, name: string | null, options: Sta
 		const age = ageText((options.now ?? Date.now()) - result.fetchedAt, t);
 		lines.push(t('embed.stale', { relative: discordTimestamp(result.fetchedAt, 'R'), age }));
 	}
-	for (const note of [options.chartNote, ...(options.notes ?? [])]) if (note) lines.push(note);
+	for (const note of options.notes ?? []) lines.push(note);
 	if (options.sharedBy) lines.push(t('stats.sharedBy', { userId: options.sharedBy }));
 	return lines.join('\n');
 }

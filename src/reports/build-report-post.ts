@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { resolveLocale, translator, type Locale } from '../i18n/index.js';
-import type { BotContext } from '../discord/context.js';
-import type { ReplyFile } from '../discord/interaction.js';
+import type { ReplyFile } from '../message.js';
 import { UserFacingError } from '../errors.js';
 import { serverLanguage } from '../settings/language.js';
-import { showStats } from '../stats/show-stats.js';
+import type { SettingsStore } from '../settings/settings-store.js';
+import { showStats, type StatsDeps } from '../stats/show-stats.js';
 import type { APIEmbed } from 'discord.js';
 import { reportDays, type PauseReason, type ReportRecord } from './report-record.js';
 
@@ -14,15 +14,6 @@ export interface ReportPost {
 	embeds: APIEmbed[];
 	files: ReplyFile[];
 }
-
-/** A post with Discord's de-duplication: the same nonce within minutes returns the first message instead. */
-export interface ReportMessage extends ReportPost {
-	nonce: string;
-	enforce_nonce: true;
-}
-
-/** Sends a message to a channel over REST with the bot token; rejects with Discord's error (status, code). */
-export type PostMessage = (channelId: string, message: ReportMessage) => Promise<void>;
 
 /** Thrown when a report cannot run until an admin acts; the report is paused with the reason. */
 export class ReportPauseError extends Error {
@@ -41,11 +32,7 @@ export function reportLocale(record: Pick<ReportRecord, 'guildLocale'>): Locale 
  * The stats part of a report: the server account's embed and chart. Kept in one place so the stats use case can
  * be swapped without touching the scheduler or the command.
  */
-async function serverStats(
-	ctx: Pick<BotContext, 'links' | 'stats' | 'renderer'>,
-	record: ReportRecord,
-	locale: Locale,
-) {
+async function serverStats(ctx: StatsDeps, record: ReportRecord, locale: Locale) {
 	return showStats(
 		ctx,
 		{ scope: 'server', userId: record.createdBy, guildId: record.guildId },
@@ -55,11 +42,11 @@ async function serverStats(
 
 /** Builds exactly what the report posts; missing or rejected server keys become a ReportPauseError. */
 export async function buildReportPost(
-	ctx: Pick<BotContext, 'links' | 'stats' | 'renderer'> & Partial<Pick<BotContext, 'settings'>>,
+	ctx: StatsDeps & { settings: Pick<SettingsStore, 'get'> },
 	record: ReportRecord,
 ): Promise<ReportPost> {
 	// The server's `language` setting wins over the locale the server had when the report was added.
-	const settings = ctx.settings ? await ctx.settings.get(record.guildId).catch(() => null) : null;
+	const settings = await ctx.settings.get(record.guildId).catch(() => null);
 	const locale = settings ? serverLanguage(settings, record.guildLocale) : reportLocale(record);
 	try {
 		const reply = await serverStats(ctx, record, locale);
@@ -87,17 +74,4 @@ function pauseForStatsError(error: unknown): unknown {
 /** At most 25 characters, the same in every process for one report and due slot. */
 export function reportNonce(record: Pick<ReportRecord, 'guildId' | 'channelId'>, slot: string): string {
 	return createHash('sha256').update(`${record.guildId}:${record.channelId}:${slot}`).digest('hex').slice(0, 25);
-}
-
-const UNKNOWN_CHANNEL = 10_003;
-const MISSING_ACCESS = 50_001;
-const MISSING_PERMISSIONS = 50_013;
-
-/** Discord's answers that no retry would change: the report waits for an admin instead. */
-export function pauseReasonOfDiscordError(error: unknown): PauseReason | null {
-	if (typeof error !== 'object' || error === null) return null;
-	const { status, code } = error as { status?: unknown; code?: unknown };
-	if (code === UNKNOWN_CHANNEL || status === 404) return 'channelGone';
-	if (code === MISSING_ACCESS || code === MISSING_PERMISSIONS || status === 403) return 'missingPermissions';
-	return null;
 }

@@ -1,19 +1,15 @@
 import { REPORT_PERMISSIONS, type ReportPause, type ReportRecord } from './report-record.js';
 import type { ReportStore } from './report-store.js';
-import {
-	pauseReasonOfDiscordError,
-	ReportPauseError,
-	reportNonce,
-	type PostMessage,
-	type ReportPost,
-} from './build-report-post.js';
+import { ChannelRefusedError } from '../errors.js';
+import type { GuildApi } from '../guild-api.js';
+import { ReportPauseError, reportNonce, type ReportPost } from './build-report-post.js';
 import { cronPattern } from './schedule.js';
 import type { SchedulerLog } from './scheduler.js';
 
 export interface PostReportDeps {
 	reports: Pick<ReportStore, 'get' | 'put'>;
 	buildPost: (record: ReportRecord) => Promise<ReportPost>;
-	postMessage: PostMessage;
+	postMessage: GuildApi['postMessage'];
 	now: () => number;
 	log: SchedulerLog;
 }
@@ -29,11 +25,11 @@ export async function postReport(deps: PostReportDeps, scanned: ReportRecord, sl
 	if (!record || record.paused || !sameSchedule(record, scanned) || record.since !== scanned.since) return 'skipped';
 	try {
 		const post = await deps.buildPost(record);
-		await deps.postMessage(record.channelId, { ...post, nonce: reportNonce(record, slot), enforce_nonce: true });
+		await deps.postMessage(record.channelId, post, { nonce: reportNonce(record, slot) });
 		deps.log.info({ guildId: record.guildId, channelId: record.channelId, slot }, 'report posted');
 		return 'posted';
 	} catch (error) {
-		const reason = error instanceof ReportPauseError ? error.reason : pauseReasonOfDiscordError(error);
+		const reason = pauseReasonOf(error);
 		if (reason === null) throw error;
 		const paused: ReportPause = { reason, at: deps.now() };
 		// Discord does not say which permission is missing: name every one the report needs.
@@ -46,4 +42,10 @@ export async function postReport(deps: PostReportDeps, scanned: ReportRecord, sl
 
 function sameSchedule(a: ReportRecord, b: ReportRecord): boolean {
 	return cronPattern(a) === cronPattern(b) && a.timezone === b.timezone;
+}
+
+/** A failure only an admin can fix: the report waits for them instead of retrying against Discord. */
+function pauseReasonOf(error: unknown): ReportPause['reason'] | null {
+	if (error instanceof ReportPauseError || error instanceof ChannelRefusedError) return error.reason;
+	return null;
 }

@@ -1,5 +1,5 @@
 import { PermissionFlagsBits } from 'discord.js';
-import type { FacingMessage } from '../errors.js';
+import type { FacingMessage } from '../i18n/index.js';
 import type { ServerSettings } from './settings-record.js';
 
 /** What the rules read: the member as Discord describes them in the interaction at hand, never a cache. */

@@ -1,13 +1,19 @@
 import { time, TimestampStyles } from 'discord.js';
 import { translator } from '../i18n/index.js';
-import type { BotContext } from '../discord/context.js';
-import { renderMessage } from '../i18n/render-message.js';
-import type { FacingMessage } from '../errors.js';
-import { isGoneChannelError } from './guild-api.js';
+import type { GuildApi } from '../guild-api.js';
+import type { Logger } from '../logger.js';
+import { renderMessage } from '../i18n/index.js';
+import type { FacingMessage } from '../i18n/index.js';
+import { ChannelRefusedError } from '../errors.js';
 import { serverLanguage } from './language.js';
 import type { ServerSettings } from './settings-record.js';
+import type { SettingsStore } from './settings-store.js';
 
-type AuditDeps = Pick<BotContext, 'settings' | 'guildApi' | 'log'>;
+export interface AuditDeps {
+	settings: Pick<SettingsStore, 'get' | 'forgetDeleted'>;
+	guildApi: Pick<GuildApi, 'postMessage'>;
+	log: Pick<Logger, 'info' | 'warn'>;
+}
 
 /** How long a key hint may be: an audit line never shows more of a key. */
 const KEY_HINT_LENGTH = 4;
@@ -40,7 +46,7 @@ export async function postAudit(
 		try {
 			await ctx.guildApi.postMessage(channelId, { content: renderMessage(t, withShortKeyHint(line)) });
 		} catch (error) {
-			if (!isGoneChannelError(error)) throw error;
+			if (!(error instanceof ChannelRefusedError && error.reason === 'channelGone')) throw error;
 			await ctx.settings.forgetDeleted({ guildId, channelId });
 			ctx.log.info({ guildId, channelId }, 'audit channel deleted; unset');
 		}

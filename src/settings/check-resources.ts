@@ -1,6 +1,6 @@
-import type { BotContext } from '../discord/context.js';
-import type { ResourceState } from './guild-api.js';
+import type { GuildApi, ResourceState } from '../guild-api.js';
 import { CHANNEL_SETTINGS, ROLE_SETTINGS, type ServerSettings } from './settings-record.js';
+import type { SettingsStore } from './settings-store.js';
 
 /** `/settings show` answers within this even when Discord is slow; an unanswered check changes nothing. */
 const CHECK_DEADLINE_MS = 3000;
@@ -10,7 +10,10 @@ const CHECK_DEADLINE_MS = 3000;
  * reported deleted: a deletion the bot missed (it was offline) shows up on the next `/settings show`.
  */
 export async function settingsWithDeletionsApplied(
-	ctx: Pick<BotContext, 'settings' | 'guildApi'>,
+	ctx: {
+		settings: Pick<SettingsStore, 'get' | 'forgetDeleted'>;
+		guildApi: Pick<GuildApi, 'roleState' | 'channelState'>;
+	},
 	guildId: string,
 	settings: ServerSettings,
 ): Promise<ServerSettings> {

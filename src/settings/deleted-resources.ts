@@ -1,5 +1,5 @@
-import type { BotContext } from '../discord/context.js';
-import type { DeletedResource } from './settings-store.js';
+import type { Logger } from '../logger.js';
+import type { DeletedResource, SettingsStore } from './settings-store.js';
 
 /**
  * GUILD_ROLE_DELETE / CHANNEL_DELETE from the gateway: a setting pointing at what was deleted is
@@ -7,7 +7,7 @@ import type { DeletedResource } from './settings-store.js';
  * gateway's event loop, where nobody waits for an answer.
  */
 export async function onGuildResourceDeleted(
-	ctx: Pick<BotContext, 'settings' | 'log'>,
+	ctx: { settings: Pick<SettingsStore, 'forgetDeleted'>; log: Pick<Logger, 'info' | 'warn'> },
 	resource: DeletedResource,
 ): Promise<void> {
 	try {
@@ -16,17 +16,4 @@ export async function onGuildResourceDeleted(
 	} catch (error) {
 		ctx.log.warn({ err: error, ...resource }, 'deleted role or channel not applied to the settings');
 	}
-}
-
-/** The resource a raw gateway dispatch deletes, or null for any other event. */
-export function deletedResourceOf(packet: { t?: string | null; d?: unknown }): DeletedResource | null {
-	const data = (packet.d ?? {}) as { guild_id?: unknown; role_id?: unknown; id?: unknown };
-	if (typeof data.guild_id !== 'string') return null;
-	if (packet.t === 'GUILD_ROLE_DELETE' && typeof data.role_id === 'string') {
-		return { guildId: data.guild_id, roleId: data.role_id };
-	}
-	if (packet.t === 'CHANNEL_DELETE' && typeof data.id === 'string') {
-		return { guildId: data.guild_id, channelId: data.id };
-	}
-	return null;
 }

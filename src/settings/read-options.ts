@@ -1,13 +1,15 @@
-import type { CommandOptions } from '../discord/interaction.js';
 import { UserFacingError } from '../errors.js';
+import { isStatsDays, isStatsMetric, STATS_DAYS } from '../stats-options.js';
 import { SETTING_OPTIONS, type SettingName } from './describe-settings.js';
-import {
-	isSettingsDays,
-	isSettingsLanguage,
-	isSettingsMetric,
-	SETTINGS_DAYS,
-	type SettingsChange,
-} from './settings-record.js';
+import { isSettingsLanguage, type SettingsChange } from './settings-record.js';
+
+/** The options of `/settings set` as any front end reads them (Discord's command options fit). */
+export interface SettingsOptionReader {
+	string(name: string): string | null;
+	integer(name: string): number | null;
+	channel(name: string): { id: string; type: number | null } | null;
+	role(name: string): { id: string } | null;
+}
 
 /**
  * Text and announcement channels: the ones members read posts in. Discord resolves the channel's type;
@@ -19,7 +21,7 @@ const POSTABLE_CHANNEL_TYPES: readonly (number | null)[] = [0, 5, null];
  * The change `/settings set` asks for, checked again here: Discord enforces option types and choices,
  * a stale client or a crafted request may not.
  */
-export function readSettingsChange(options: CommandOptions): { change: SettingsChange; changed: SettingName[] } {
+export function readSettingsChange(options: SettingsOptionReader): { change: SettingsChange; changed: SettingName[] } {
 	const change: SettingsChange = {};
 	const role = (name: 'serverStatsRoleId' | 'shareRoleId') => {
 		const value = options.role(SETTING_OPTIONS[name]);
@@ -39,12 +41,12 @@ export function readSettingsChange(options: CommandOptions): { change: SettingsC
 	channel('auditChannelId');
 	const days = options.integer(SETTING_OPTIONS.defaultDays);
 	if (days !== null) {
-		if (!isSettingsDays(days)) throw new UserFacingError('stats.invalidDays', { choices: SETTINGS_DAYS.join(', ') });
+		if (!isStatsDays(days)) throw new UserFacingError('stats.invalidDays', { choices: STATS_DAYS.join(', ') });
 		change.defaultDays = days;
 	}
 	const metric = options.string(SETTING_OPTIONS.defaultMetric);
 	if (metric !== null) {
-		if (!isSettingsMetric(metric)) throw new UserFacingError('stats.invalidMetric');
+		if (!isStatsMetric(metric)) throw new UserFacingError('stats.invalidMetric');
 		change.defaultMetric = metric;
 	}
 	const language = options.string(SETTING_OPTIONS.language);

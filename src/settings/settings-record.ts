@@ -1,13 +1,5 @@
 import { isLocale, type Locale } from '../i18n/index.js';
-import { STATS_DAYS, STATS_METRICS, type StatsDays, type StatsMetric } from '../stats/request.js';
-
-/** The `/settings set default-days` choices: the days `/stats days` offers. */
-export const SETTINGS_DAYS = STATS_DAYS;
-export type SettingsDays = StatsDays;
-
-/** The `/settings set default-metric` choices: the metrics `/stats metric` offers. */
-export const SETTINGS_METRICS = STATS_METRICS;
-export type SettingsMetric = StatsMetric;
+import { isStatsDays, isStatsMetric, type StatsDays, type StatsMetric } from '../stats-options.js';
 
 export type SettingsLanguage = 'auto' | Locale;
 
@@ -24,8 +16,8 @@ export interface ServerSettings {
 	shareRoleId: string | null;
 	shareChannelId: string | null;
 	auditChannelId: string | null;
-	defaultDays: SettingsDays;
-	defaultMetric: SettingsMetric;
+	defaultDays: StatsDays;
+	defaultMetric: StatsMetric;
 	language: SettingsLanguage;
 	/** Settings whose role or channel Discord reported deleted: unset now, and `/settings show` says why. */
 	deleted: ResourceSetting[];
@@ -53,14 +45,6 @@ export interface StoredSettings extends ServerSettings {
 	updatedAt: number;
 }
 
-export function isSettingsDays(value: unknown): value is SettingsDays {
-	return (SETTINGS_DAYS as readonly unknown[]).includes(value);
-}
-
-export function isSettingsMetric(value: unknown): value is SettingsMetric {
-	return (SETTINGS_METRICS as readonly unknown[]).includes(value);
-}
-
 export function isSettingsLanguage(value: unknown): value is SettingsLanguage {
 	return value === 'auto' || isLocale(value);
 }
@@ -80,8 +64,8 @@ export function parseStoredSettings(raw: unknown): ServerSettings {
 		shareRoleId: snowflake(record.shareRoleId),
 		shareChannelId: snowflake(record.shareChannelId),
 		auditChannelId: snowflake(record.auditChannelId),
-		defaultDays: isSettingsDays(record.defaultDays) ? record.defaultDays : DEFAULT_SETTINGS.defaultDays,
-		defaultMetric: isSettingsMetric(record.defaultMetric) ? record.defaultMetric : DEFAULT_SETTINGS.defaultMetric,
+		defaultDays: isStatsDays(record.defaultDays) ? record.defaultDays : DEFAULT_SETTINGS.defaultDays,
+		defaultMetric: isStatsMetric(record.defaultMetric) ? record.defaultMetric : DEFAULT_SETTINGS.defaultMetric,
 		language: isSettingsLanguage(record.language) ? record.language : DEFAULT_SETTINGS.language,
 		deleted: Array.isArray(record.deleted)
 			? RESOURCE_SETTINGS.filter((name) => (record.deleted as unknown[]).includes(name))

@@ -1,10 +1,13 @@
-import type { BotContext } from '../discord/context.js';
 import { UserFacingError } from '../errors.js';
 import { publicPostVerdict, serverScopeRefusal, type MemberAccess } from './access.js';
 import { DEFAULT_SETTINGS, type ServerSettings } from './settings-record.js';
+import type { SettingsStore } from './settings-store.js';
 
 /** The settings that apply to an interaction: its server's, or the defaults outside servers. */
-export function settingsOf(ctx: Pick<BotContext, 'settings'>, guildId: string | null): Promise<ServerSettings> {
+export function settingsOf(
+	ctx: { settings: Pick<SettingsStore, 'get'> },
+	guildId: string | null,
+): Promise<ServerSettings> {
 	return guildId === null ? Promise.resolve(DEFAULT_SETTINGS) : ctx.settings.get(guildId);
 }
 

@@ -47,6 +47,9 @@ export interface FlightClaims {
 /** How often a process that lost the claim looks for the winner's snapshot. */
 const FLIGHT_POLL_MS = 25;
 
+/** The part of the stats client the use cases read through. */
+export type StatsSource = Pick<StatsClient, 'fetchSnapshot'>;
+
 export interface StatsClient {
 	/** Cache, then one shared upstream call per key; a snapshot up to an hour old stands in when unreachable. */
 	fetchSnapshot(apiKey: string): Promise<StatsResult>;

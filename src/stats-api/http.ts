@@ -14,7 +14,7 @@ import type { StatsSnapshot } from './snapshot.js';
 import { parseStatsBody } from './validate.js';
 
 /** Bodies past this are refused without reading further. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+export const MAX_STATS_BODY_BYTES = 1024 * 1024;
 /** Error bodies are only read for their `error.code`. */
 const MAX_ERROR_BODY_BYTES = 16 * 1024;
 /** A retry is attempted only while more than this share of the budget is left. */
@@ -114,7 +114,7 @@ async function requestOnce(
 	onStatus(statusCode);
 	try {
 		if (statusCode >= 200 && statusCode < 300) {
-			const text = await readCapped(body, MAX_BODY_BYTES, signal);
+			const text = await readCapped(body, MAX_STATS_BODY_BYTES, signal);
 			if (text === null) return { error: new ProtocolError('the body is larger than 1 MiB'), retryable: false };
 			return { snapshot: parseStatsBody(text) };
 		}

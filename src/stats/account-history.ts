@@ -1,9 +1,15 @@
-import { foldSnapshot, historyAccountId, type HistoryRecord } from '../history/index.js';
-import type { BotContext } from '../discord/context.js';
+import { foldSnapshot, type HistoryRecord } from '../history/record.js';
+import { historyAccountId } from '../history/account-id.js';
+import type { Config } from '../config.js';
+import type { HistoryStore } from '../history/history-store.js';
+import type { Logger } from '../logger.js';
 import type { StatsResult } from '../stats-api/snapshot.js';
 
-/** Without a history store (a caller typed before the history existed) the snapshot alone is the record. */
-export type HistoryDeps = Partial<Pick<BotContext, 'history' | 'config' | 'log'>>;
+export interface HistoryDeps {
+	history: Pick<HistoryStore, 'read'>;
+	config: Pick<Config, 'historyDays'>;
+	log: Pick<Logger, 'warn'>;
+}
 
 /**
  * The account's history with this snapshot folded in. The bot also stores the snapshot in the background,
@@ -14,15 +20,15 @@ export type HistoryDeps = Partial<Pick<BotContext, 'history' | 'config' | 'log'>
 export async function historyWithSnapshot(ctx: HistoryDeps, result: StatsResult, now: number): Promise<HistoryRecord> {
 	const accountName = result.snapshot.meta.user;
 	let stored: HistoryRecord | null = null;
-	if (accountName !== null && ctx.history) {
+	if (accountName !== null) {
 		try {
 			stored = await ctx.history.read(historyAccountId(accountName));
 		} catch (error) {
-			ctx.log?.warn({ err: error }, 'history not read; showing the snapshot alone');
+			ctx.log.warn({ err: error }, 'history not read; showing the snapshot alone');
 		}
 	}
 	return foldSnapshot(stored, result.snapshot, now, {
-		historyDays: ctx.config?.historyDays,
+		historyDays: ctx.config.historyDays,
 		receivedAt: result.fetchedAt,
 	});
 }

@@ -1,15 +1,14 @@
-import { AVERAGE_LEAD_IN_DAYS, buildChartSeries, type HistoryRecord } from '../history/index.js';
+import { type HistoryRecord } from '../history/record.js';
+import { AVERAGE_LEAD_IN_DAYS, buildChartSeries } from '../history/chart-series.js';
 import { translator, type Locale, type Translate } from '../i18n/index.js';
-import type { BotContext } from '../discord/context.js';
+import type { ChartRenderer } from '../render/chart-renderer.js';
 import type { ChartInput, ChartLabels, ChartPoint } from '../render/chart.js';
-import { CHART_UNAVAILABLE_NOTE, NO_CHART_DATA_NOTE, renderChartSafely } from '../render/chart-renderer.js';
-import { chartFileName } from '../render/embed.js';
+import { renderChartSafely, type ChartLogger } from '../render/draw-chart.js';
 import { formatUtcDate, formatUtcDateRange, truncate } from '../render/format.js';
 import type { StatsScope } from '../stats-options.js';
-import type { StatsDays, StatsMetric } from './request.js';
+import type { StatsDays, StatsMetric } from '../stats-options.js';
 
 const ACCOUNT_NAME_MAX = 40;
-const SILENT = { warn: () => undefined };
 const SERVER_NAME_MAX = 32;
 
 export interface ChartView {
@@ -23,6 +22,11 @@ export interface ChartView {
 	serverName?: string | null;
 	/** The bot's UTC date, `YYYY-MM-DD`. */
 	today: string;
+}
+
+export interface ChartDeps {
+	renderer: ChartRenderer;
+	log: ChartLogger;
 }
 
 export interface ChartOutcome {
@@ -71,20 +75,24 @@ export function chartInputOf(
 
 /** Builds and renders the chart; a renderer failure costs the picture, never the reply. */
 export async function renderStatsChart(
-	ctx: Pick<BotContext, 'renderer'> & Partial<Pick<BotContext, 'log'>>,
+	ctx: ChartDeps,
 	record: HistoryRecord | null,
 	view: ChartView,
 ): Promise<ChartOutcome> {
 	const { input, notes } = chartInputOf(record, view);
 	if (input === null) return { png: null, fileName: null, notes };
-	const rendered = await renderChartSafely(ctx.renderer, input, {
-		log: ctx.log ?? SILENT,
-		fileName: chartFileName(view.days, view.metric),
-	});
+	const rendered = await renderChartSafely(ctx.renderer, input, { log: ctx.log });
 	const t = translator(view.locale);
-	if (rendered.note === CHART_UNAVAILABLE_NOTE) notes.push(t('embed.chartUnavailable'));
-	else if (rendered.note === NO_CHART_DATA_NOTE) notes.push(t('embed.noDailyFigures'));
-	return { png: rendered.png, fileName: rendered.png ? rendered.fileName : null, notes };
+	if (rendered.problem === 'failed') notes.push(t('embed.chartUnavailable'));
+	else if (rendered.problem === 'noData') notes.push(t('embed.noDailyFigures'));
+	if (rendered.png === null) return { png: null, fileName: null, notes };
+	return { png: rendered.png, fileName: chartFileName(view.days, view.metric), notes };
+}
+
+/** The attachment name for a chart: ASCII, no spaces, so the embed's `attachment://` matches it exactly. */
+export function chartFileName(days: StatsDays, metric: StatsMetric): string {
+	const prefix = metric === 'sends' ? 'stats' : `stats-${metric}`;
+	return `${prefix}-${days}d.png`;
 }
 
 /**

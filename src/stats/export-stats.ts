@@ -1,8 +1,9 @@
-import { addDays, buildExport, utcDateOf, type ExportFile } from '../history/index.js';
-import type { BotContext } from '../discord/context.js';
-import { historyWithSnapshot } from './account-history.js';
-import type { StatsDays, StatsTarget } from './request.js';
-import { fetchStatsFor } from './resolve-key.js';
+import { buildExport, type ExportFile } from '../history/export-csv.js';
+import { addDays, utcDateOf } from '../history/utc-days.js';
+import { historyWithSnapshot, type HistoryDeps } from './account-history.js';
+import type { StatsTarget } from './request.js';
+import type { StatsDays } from '../stats-options.js';
+import { fetchStatsFor, type FetchDeps } from './resolve-key.js';
 
 export interface StatsExport extends ExportFile {
 	/** `meta.user` of the account, or null when the endpoint did not name it. */
@@ -19,7 +20,7 @@ export interface StatsExport extends ExportFile {
  * in (the same fetch as `/stats`, so it also feeds the history).
  */
 export async function exportStats(
-	ctx: Pick<BotContext, 'links' | 'stats' | 'history' | 'config' | 'log'>,
+	ctx: FetchDeps & HistoryDeps,
 	target: StatsTarget,
 	options: { days: StatsDays; now?: number },
 ): Promise<StatsExport> {

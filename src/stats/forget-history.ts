@@ -1,5 +1,7 @@
-import { historyAccountId } from '../history/index.js';
-import type { BotContext } from '../discord/context.js';
+import { historyAccountId } from '../history/account-id.js';
+import type { HistoryStore } from '../history/history-store.js';
+import type { Logger } from '../logger.js';
+import type { Stores } from '../store/open-stores.js';
 import { parseRecord } from '../links/link-record.js';
 import { listEntries } from '../store/list-entries.js';
 import { LINKS_NAMESPACE } from '../store/namespaces.js';
@@ -10,7 +12,7 @@ import { LINKS_NAMESPACE } from '../store/namespaces.js';
  * same account while this runs starts a fresh history with its first snapshot.
  */
 export async function forgetHistoryIfUnread(
-	ctx: Pick<BotContext, 'stores' | 'history'>,
+	ctx: { stores: Stores; history: Pick<HistoryStore, 'remove'> },
 	accountName: string,
 ): Promise<boolean> {
 	if (await accountStillLinked(ctx, accountName)) return false;
@@ -22,7 +24,7 @@ export async function forgetHistoryIfUnread(
  * cleaning up is logged rather than turned into an error reply that would read as "nothing was removed".
  */
 export async function forgetHistoryAfterUnlink(
-	ctx: Pick<BotContext, 'stores' | 'history' | 'log'>,
+	ctx: { stores: Stores; history: Pick<HistoryStore, 'remove'>; log: Pick<Logger, 'warn'> },
 	accountName: string | null,
 ): Promise<void> {
 	if (accountName === null) return;
@@ -35,7 +37,7 @@ export async function forgetHistoryAfterUnlink(
  * One walk over the links, reading each record from the listing itself (no request per link, which would
  * cost seconds with thousands of links on Redis); an entry the listing cannot be read from is fetched.
  */
-async function accountStillLinked(ctx: Pick<BotContext, 'stores'>, accountName: string): Promise<boolean> {
+async function accountStillLinked(ctx: { stores: Stores }, accountName: string): Promise<boolean> {
 	for await (const { key, raw } of listEntries(ctx.stores, LINKS_NAMESPACE)) {
 		const record = parseRecord(storedValue(raw)) ?? parseRecord(await ctx.stores.links.get(key));
 		if (record?.accountName === accountName) return true;

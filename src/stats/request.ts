@@ -1,15 +1,15 @@
 import { UserFacingError } from '../errors.js';
-import { isStatsScope, type StatsScope } from '../stats-options.js';
-
-/** The ranges `/stats days:` and `/export days:` offer; beyond the endpoint's 30 days they come from the history. */
-export const STATS_DAYS = [7, 14, 30, 90, 180, 365] as const;
-export type StatsDays = (typeof STATS_DAYS)[number];
-export const DEFAULT_DAYS: StatsDays = 30;
-
-/** What the chart shows: sends per day, joins per day, or joins per 100 sends per day. */
-export const STATS_METRICS = ['sends', 'joins', 'conversion'] as const;
-export type StatsMetric = (typeof STATS_METRICS)[number];
-export const DEFAULT_METRIC: StatsMetric = 'sends';
+import {
+	DEFAULT_DAYS,
+	DEFAULT_METRIC,
+	isStatsDays,
+	isStatsMetric,
+	isStatsScope,
+	STATS_DAYS,
+	type StatsDays,
+	type StatsMetric,
+	type StatsScope,
+} from '../stats-options.js';
 
 /** What a member asked to see. */
 export interface StatsRequest {
@@ -25,25 +25,54 @@ export interface StatsTarget {
 	guildId: string | null;
 }
 
-export function isStatsDays(value: unknown): value is StatsDays {
-	return (STATS_DAYS as readonly unknown[]).includes(value);
+/** What a server shows when the member leaves `days` or `metric` out (its `/settings`, else 30 days of sends). */
+export interface StatsDefaults {
+	defaultDays: StatsDays;
+	defaultMetric: StatsMetric;
 }
 
-export function isStatsMetric(value: unknown): value is StatsMetric {
-	return (STATS_METRICS as readonly unknown[]).includes(value);
+export const BUILT_IN_DEFAULTS: StatsDefaults = { defaultDays: DEFAULT_DAYS, defaultMetric: DEFAULT_METRIC };
+
+/** The options as given: each one checked, null where the member left it out. */
+export interface StatsOptions {
+	scope: StatsScope;
+	days: StatsDays | null;
+	metric: StatsMetric | null;
 }
 
-/** Checks what Discord enforces anyway: a stale client or a crafted request may not. */
-export function parseStatsRequest(input: {
+/**
+ * Checks what Discord enforces anyway (a stale client or a crafted request may not). Throws UserFacingError
+ * naming the wrong option; needs no store, so a wrong option is answered before anything is read.
+ */
+export function parseStatsOptions(input: {
 	scope: string | null;
 	days: number | null;
 	metric?: string | null;
-}): StatsRequest {
+}): StatsOptions {
 	const scope = input.scope ?? 'me';
-	const days = input.days ?? DEFAULT_DAYS;
-	const metric = input.metric ?? DEFAULT_METRIC;
+	const days = input.days ?? null;
+	const metric = input.metric ?? null;
 	if (!isStatsScope(scope)) throw new UserFacingError('stats.invalidScope');
-	if (!isStatsDays(days)) throw new UserFacingError('stats.invalidDays', { choices: STATS_DAYS.join(', ') });
-	if (!isStatsMetric(metric)) throw new UserFacingError('stats.invalidMetric');
+	if (days !== null && !isStatsDays(days)) {
+		throw new UserFacingError('stats.invalidDays', { choices: STATS_DAYS.join(', ') });
+	}
+	if (metric !== null && !isStatsMetric(metric)) throw new UserFacingError('stats.invalidMetric');
 	return { scope, days, metric };
+}
+
+/** The request, with the server's defaults where the member chose nothing. */
+export function completeStatsRequest(options: StatsOptions, defaults: StatsDefaults = BUILT_IN_DEFAULTS): StatsRequest {
+	return {
+		scope: options.scope,
+		days: options.days ?? defaults.defaultDays,
+		metric: options.metric ?? defaults.defaultMetric,
+	};
+}
+
+/** Both steps at once, for a caller that has its defaults already (a button, a web page, a test). */
+export function parseStatsRequest(
+	input: { scope: string | null; days: number | null; metric?: string | null },
+	defaults: StatsDefaults = BUILT_IN_DEFAULTS,
+): StatsRequest {
+	return completeStatsRequest(parseStatsOptions(input), defaults);
 }

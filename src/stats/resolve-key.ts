@@ -1,17 +1,22 @@
 import { RelinkNeededError } from '../errors.js';
 import { KeyRejectedError } from '../errors.js';
 import type { StatsResult } from '../stats-api/snapshot.js';
-import type { BotContext } from '../discord/context.js';
+import type { LinkStore } from '../links/link-model.js';
+import type { StatsSource } from '../stats-api/client.js';
 import { UserFacingError } from '../errors.js';
 import type { StatsTarget } from './request.js';
 
-type StatsDeps = Pick<BotContext, 'links' | 'stats'>;
+/** What fetching a target's figures reads: its link, then the stats endpoint. */
+export interface FetchDeps {
+	links: Pick<LinkStore, 'getUserKey' | 'getServerLink' | 'getServerKey'>;
+	stats: StatsSource;
+}
 
 /**
  * Fetches the statistics of the chosen link. `me` uses the member's own link only (never the
  * server's as a silent fallback, so nobody mistakes the server's figures for their own).
  */
-export async function fetchStatsFor(ctx: StatsDeps, target: StatsTarget): Promise<StatsResult> {
+export async function fetchStatsFor(ctx: FetchDeps, target: StatsTarget): Promise<StatsResult> {
 	const apiKey = target.scope === 'me' ? await userKey(ctx, target) : await serverKey(ctx, target);
 	return ctx.stats.fetchSnapshot(apiKey).catch((error: unknown) => {
 		if (error instanceof KeyRejectedError && target.scope === 'server') {
@@ -21,14 +26,14 @@ export async function fetchStatsFor(ctx: StatsDeps, target: StatsTarget): Promis
 	});
 }
 
-async function userKey(ctx: StatsDeps, target: StatsTarget): Promise<string> {
+async function userKey(ctx: FetchDeps, target: StatsTarget): Promise<string> {
 	const linked = await ctx.links.getUserKey(target.userId);
 	if (linked) return linked.apiKey;
 	const serverHasKey = target.guildId !== null && (await ctx.links.getServerLink(target.guildId)) !== null;
 	throw new UserFacingError('stats.noUserLink', {}, serverHasKey ? [{ key: 'stats.serverHasKeyHint' }] : []);
 }
 
-async function serverKey(ctx: StatsDeps, target: StatsTarget): Promise<string> {
+async function serverKey(ctx: FetchDeps, target: StatsTarget): Promise<string> {
 	if (target.guildId === null) throw new UserFacingError('stats.serverScopeGuildOnly');
 	const linked = await ctx.links.getServerKey(target.guildId).catch((error: unknown) => {
 		if (error instanceof RelinkNeededError) throw new UserFacingError('errors.serverRelinkNeeded');

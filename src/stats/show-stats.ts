@@ -1,13 +1,12 @@
-import type { BotContext } from '../discord/context.js';
 import type { Locale } from '../i18n/index.js';
-import type { StatsDays, StatsMetric, StatsTarget } from './request.js';
+import type { StatsTarget } from './request.js';
+import type { StatsDays, StatsMetric } from '../stats-options.js';
 import type { StatsScope } from '../stats-options.js';
-import { fetchStatsFor } from './resolve-key.js';
-import { buildStatsReply, type StatsReply, type StatsView } from './stats-reply.js';
+import { fetchStatsFor, type FetchDeps } from './resolve-key.js';
+import { buildStatsReply, type StatsReply, type StatsReplyDeps, type StatsView } from './stats-reply.js';
 
-/** History, config and log are optional only for callers typed before they existed; the bot always passes them. */
-export type StatsDeps = Pick<BotContext, 'links' | 'stats' | 'renderer'> &
-	Partial<Pick<BotContext, 'history' | 'config' | 'log'>>;
+/** Everything the stats use case reads: the link, the endpoint, the history and the renderer. */
+export type StatsDeps = FetchDeps & StatsReplyDeps;
 
 /**
  * The stats use case: whose figures (target) and what view in, the reply model out. `/stats`, Share and

@@ -1,13 +1,14 @@
-import { comparePeriods, utcDateOf } from '../history/index.js';
+import { utcDateOf } from '../history/utc-days.js';
+import { comparePeriods } from '../history/compare.js';
 import type { Locale } from '../i18n/index.js';
-import type { BotContext } from '../discord/context.js';
-import type { ReplyFile } from '../discord/interaction.js';
+import type { ReplyFile } from '../message.js';
 import { buildStatsEmbed } from '../render/embed.js';
 import type { StatsResult } from '../stats-api/snapshot.js';
 import type { APIEmbed } from 'discord.js';
-import { historyWithSnapshot } from './account-history.js';
-import { renderStatsChart } from './chart-view.js';
-import type { StatsMetric, StatsRequest } from './request.js';
+import { historyWithSnapshot, type HistoryDeps } from './account-history.js';
+import { renderStatsChart, type ChartDeps } from './chart-view.js';
+import type { StatsRequest } from './request.js';
+import type { StatsMetric } from '../stats-options.js';
 
 /** The reply model of a stats request: an embed and, when a chart could be drawn, its PNG. */
 export interface StatsReply {
@@ -28,8 +29,8 @@ export interface StatsView extends Omit<StatsRequest, 'metric'> {
 	now?: number;
 }
 
-/** History, config and log are optional only for callers typed before they existed; the bot always passes them. */
-export type StatsReplyDeps = Pick<BotContext, 'renderer'> & Partial<Pick<BotContext, 'history' | 'config' | 'log'>>;
+/** The history a snapshot is folded into and the renderer that draws the chart. */
+export type StatsReplyDeps = HistoryDeps & ChartDeps;
 
 /** The embed (each period against the one before) and, when the renderer manages, the chart the embed points at. */
 export async function buildStatsReply(ctx: StatsReplyDeps, result: StatsResult, view: StatsView): Promise<StatsReply> {

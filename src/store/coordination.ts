@@ -1,8 +1,6 @@
-import { storeSchemeOf, STORE_URL_PROBLEM } from './store-backend.js';
+import { storeSchemeOf, STORE_URL_PROBLEM } from '../store-url.js';
 import { STORE_DEADLINE_MS } from './with-deadline.js';
 import type { ClaimBackend, ClaimBackendSettings, Coordinator } from './claim-types.js';
-
-export type { ClaimResult, Coordinator, CoordinatorOptions } from './claim-types.js';
 
 /** Claims belong to the namespace that names them (`claims`), beside the Keyv namespaces of the same store. */
 export const CLAIMS_NAMESPACE = 'claims';

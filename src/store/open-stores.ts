@@ -1,6 +1,6 @@
 import type Keyv from 'keyv';
-import { openBackend } from './store-backend.js';
-import type { StoreBackend } from './store-backend.js';
+import { STORE_URL_PROBLEM, storeSchemeOf } from '../store-url.js';
+import type { BackendOptions, StoreBackend } from './store-backend.js';
 import { STORE_DEADLINE_MS } from './with-deadline.js';
 import {
 	ALL_NAMESPACES,
@@ -64,4 +64,18 @@ export async function openStores(storeUrl: string, options: OpenStoresOptions = 
 		namespace,
 		close: async () => backend.close(),
 	};
+}
+
+/** Opens the backend a STORE_URL names; each is imported only when configured (the clients cost MiBs of heap). */
+async function openBackend(storeUrl: string, namespaces: string[], options: BackendOptions): Promise<StoreBackend> {
+	switch (storeSchemeOf(storeUrl)) {
+		case 'sqlite':
+			return (await import('./sqlite-backend.js')).openSqliteBackend(storeUrl, namespaces, options);
+		case 'redis':
+			return (await import('./redis-backend.js')).openRedisBackend(storeUrl, namespaces, options);
+		case 'postgres':
+			return (await import('./postgres-backend.js')).openPostgresBackend(storeUrl, namespaces, options);
+		default:
+			throw new Error(STORE_URL_PROBLEM);
+	}
 }

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { StorageUnavailableError } from '../errors.js';
-import { sqliteFileOf } from './store-backend.js';
+import { sqliteFileOf } from '../store-url.js';
 import { CLAIMS_TABLE, CREATE_CLAIMS_TABLE, TAKE_CLAIM } from './claim-sql.js';
 import type { ClaimBackend, ClaimBackendSettings } from './claim-types.js';
 

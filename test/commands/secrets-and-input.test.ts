@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { translator } from '../../src/i18n/index.js';
 
 const en = translator('en-US');
-import { openStores, userLinkKey } from '../../src/links/index.js';
-import { MAX_KEY_LENGTH, MIN_KEY_LENGTH } from '../../src/links/validate-key.js';
+import { openStores } from '../../src/store/open-stores.js';
+import { userLinkKey } from '../../src/links/link-keys.js';
+import { MAX_API_KEY_LENGTH, MIN_API_KEY_LENGTH } from '../../src/api-key.js';
 import type { InteractionHandle } from '../../sandbox/index.js';
 import {
 	ADMIN_PERMISSIONS,
@@ -31,7 +32,7 @@ describe('bad input gets a clear private message and stores nothing', () => {
 	it('rejects an empty key from the modal', async () => {
 		const { message } = await linkViaModal(h, '', { userId: USER });
 		assert.ok(message.isEphemeral);
-		assert.equal(message.content, en('errors.invalidKeyLength', { min: MIN_KEY_LENGTH, max: MAX_KEY_LENGTH }));
+		assert.equal(message.content, en('errors.invalidKeyLength', { min: MIN_API_KEY_LENGTH, max: MAX_API_KEY_LENGTH }));
 		assert.equal(await h.bot.ctx.links.getUserLink(USER), null);
 	});
 
@@ -39,7 +40,7 @@ describe('bad input gets a clear private message and stores nothing', () => {
 		const huge = 'k'.repeat(10_240);
 		const { message } = await linkViaModal(h, huge, { userId: USER });
 		assert.ok(message.isEphemeral);
-		assert.equal(message.content, en('errors.invalidKeyLength', { min: MIN_KEY_LENGTH, max: MAX_KEY_LENGTH }));
+		assert.equal(message.content, en('errors.invalidKeyLength', { min: MIN_API_KEY_LENGTH, max: MAX_API_KEY_LENGTH }));
 		assert.ok(!message.content.includes('kkkkkkkkkkkkkkkk'));
 		assert.equal(await h.bot.ctx.links.getUserLink(USER), null);
 	});

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { deletedResourceOf, onGuildResourceDeleted } from '../../src/settings/deleted-resources.js';
+import { onGuildResourceDeleted } from '../../src/settings/deleted-resources.js';
+import { deletedResourceOf } from '../../src/discord/gateway.js';
 import { DEFAULT_SETTINGS } from '../../src/settings/settings-record.js';
 import { waitUntil } from '../links/wait-until.js';
 import {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { deletedResourceOf, onGuildResourceDeleted } from '../../src/settings/deleted-resources.js';
+import { onGuildResourceDeleted } from '../../src/settings/deleted-resources.js';
+import { deletedResourceOf } from '../../src/discord/gateway.js';
 import { waitUntil } from '../links/wait-until.js';
 import {
 	assertNoViolationsBesidesRoleLists,

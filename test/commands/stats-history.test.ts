@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { addDays, historyAccountId, utcDateOf } from '../../src/history/index.js';
+import { addDays, utcDateOf } from '../../src/history/utc-days.js';
+import { historyAccountId } from '../../src/history/account-id.js';
 import { buildServerReport } from '../../src/stats/show-stats.js';
 import {
 	createAccount,

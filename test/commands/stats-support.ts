@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runInNewContext } from 'node:vm';
 import { createCanvas } from '@napi-rs/canvas';
-import { addDays, utcDateOf } from '../../src/history/index.js';
+import { addDays, utcDateOf } from '../../src/history/utc-days.js';
 import type { StatsSnapshot } from '../../src/stats-api/snapshot.js';
 import type { Harness } from '../app/harness.js';
 

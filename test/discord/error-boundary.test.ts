@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { translator } from '../../src/i18n/index.js';
 import { describeExpectedError, linkFailure } from '../../src/discord/error-boundary.js';
-import { renderMessage } from '../../src/i18n/render-message.js';
+import { renderMessage } from '../../src/i18n/index.js';
 import { UserFacingError } from '../../src/errors.js';
 import { InvalidKeyError, RelinkNeededError, StorageUnavailableError } from '../../src/errors.js';
 import {

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,7 +10,7 @@ import type { ChildProcess } from 'node:child_process';
 import { resolveShardCount } from '../../src/discord/shard-plan.js';
 import { startBotProcesses, type BotProcesses } from '../../src/discord/sharding-manager.js';
 import { loadConfig } from '../../src/config.js';
-import { createLinkStore } from '../../src/links/index.js';
+import { createLinkStore } from '../../src/links/link-store.js';
 import { createLogger } from '../../src/logger.js';
 import { openStores } from '../../src/store/open-stores.js';
 import { startDiscordSandbox, type DiscordSandbox, type InteractionHandle } from '../../sandbox/index.js';
@@ -82,6 +83,7 @@ for (const store of await sharedStores()) {
 				totalShards,
 				processes: PROCESSES,
 				token: config.discordToken,
+				file: fileURLToPath(new URL('../../src/app/main.ts', import.meta.url)),
 				log: createLogger('info', lineSink(managerLines)),
 				env,
 				execArgv: ['--disable-warning=UnsupportedCacheOverwriteWarning', '--import', 'tsx'],

@@ -1,4 +1,4 @@
-// A history Keyv on each backend, opened the way src/links/keyv-stores.ts opens its namespaces, in a namespace
+// A history Keyv on each backend, opened the way src/store/open-stores.ts opens its namespaces, in a namespace
 // unique to the run; several connections to one store stand for several bot processes.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
 import { StorageUnavailableError } from '../../src/errors.js';
-import { openStores } from '../../src/links/keyv-stores.js';
+import { openStores } from '../../src/store/open-stores.js';
 import { createLinkStore } from '../../src/links/link-store.js';
 import { POSTGRES_URL, postgresBackend } from './backends.js';
 import { waitUntil } from './wait-until.js';

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { StorageUnavailableError } from '../../src/errors.js';
-import { openStores } from '../../src/links/keyv-stores.js';
+import { openStores } from '../../src/store/open-stores.js';
 import { createLinkStore } from '../../src/links/link-store.js';
-import type { Stores } from '../../src/links/keyv-stores.js';
+import type { Stores } from '../../src/store/open-stores.js';
 
 const KEY = 'sk_live_Q7fJx2LmP9wRt4ZkV8nB';
 

@@ -4,14 +4,15 @@ import type { ChartDataset } from 'chart.js';
 import {
 	buildChartConfig,
 	CHART_FONT_SIZES,
-	CHART_RENDERER_NAMES,
 	CHART_THEMES,
 	englishChartLabels,
 	formatUtcRange,
 	MOVING_AVERAGE_WINDOW,
 	trailingAverage,
 } from '../../src/render/chart.js';
-import type { BuiltChart, ChartInput, ChartMetric } from '../../src/render/chart.js';
+import { CHART_RENDERER_NAMES } from '../../src/config.js';
+import type { BuiltChart, ChartInput } from '../../src/render/chart.js';
+import type { StatsMetric } from '../../src/stats-options.js';
 
 const DAY_MS = 86_400_000;
 
@@ -25,7 +26,7 @@ function points(count: number, valueOf: (index: number) => number | null = (inde
 }
 
 function input(overrides: Partial<ChartInput> & { points: ChartInput['points'] }): ChartInput {
-	const metric: ChartMetric = overrides.metric ?? 'sends';
+	const metric: StatsMetric = overrides.metric ?? 'sends';
 	return {
 		metric,
 		averageSeed: [],

@@ -21,7 +21,7 @@ function figures(value: number | null): StatsSnapshot {
 	};
 }
 
-const EMBED_OPTIONS = { locale: 'en-US', days: 90, scope: 'server', chartFileName: 'stats-90d.png' } as const;
+const EMBED_OPTIONS = { locale: 'en-US', scope: 'server', chartFileName: 'stats-90d.png' } as const;
 
 test('20-digit figures stay within every embed limit', () => {
 	for (const locale of ['en-US', 'de', 'ar', 'hi']) {
@@ -46,7 +46,7 @@ test('a 10,000-character account name is cut and the embed stays within limits',
 		const snapshot = { ...figures(1234), meta: { generatedAt: null, user } };
 		const embed = buildStatsEmbed(result(snapshot, true), {
 			...EMBED_OPTIONS,
-			chartNote: 'Chart unavailable right now.',
+			notes: ['Chart unavailable right now.'],
 		});
 		assertEmbedWithinLimits(embed);
 		assert.ok([...(embed.title ?? '')].length < 300, 'the name is a label, not content');
@@ -64,7 +64,7 @@ test('a name of astral characters is cut on a code point boundary', () => {
 
 test('null everywhere and an empty breakdown still give a valid embed', () => {
 	const snapshot: StatsSnapshot = { ...figures(null), meta: { generatedAt: null, user: null } };
-	const embed = buildStatsEmbed(result(snapshot, true), { ...EMBED_OPTIONS, chartFileName: null, chartNote: null });
+	const embed = buildStatsEmbed(result(snapshot, true), { ...EMBED_OPTIONS, chartFileName: null });
 	assertEmbedWithinLimits(embed);
 	assert.equal(embed.image, undefined);
 });

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { APIEmbed } from 'discord.js';
-import { changeBetween, type Comparisons, type PeriodComparisons } from '../../src/history/index.js';
+import { changeBetween, type Comparisons, type PeriodComparisons } from '../../src/history/compare.js';
 import { translator } from '../../src/i18n/index.js';
 import {
 	buildStatsEmbed,
 	changeText,
-	chartFileName,
 	failureShare,
 	joinsPer100Sends,
 	sanitizeAccountName,
@@ -36,7 +35,7 @@ function fresh(snap: StatsSnapshot): StatsResult {
 
 /** Every embed in this file goes through the limit check, so no test can build an embed Discord would refuse. */
 function build(result: StatsResult, options: Partial<StatsEmbedOptions> = {}): APIEmbed {
-	const embed = buildStatsEmbed(result, { locale: 'en-US', days: 30, scope: 'me', now: FETCHED_AT, ...options });
+	const embed = buildStatsEmbed(result, { locale: 'en-US', scope: 'me', now: FETCHED_AT, ...options });
 	assertEmbedWithinLimits(embed);
 	return embed;
 }
@@ -197,15 +196,14 @@ test("the stale line and its age are in the reply's language", () => {
 });
 
 test('a chart file name points the embed image at the attachment', () => {
-	assert.equal(chartFileName(30), 'stats-30d.png');
-	const embed = build(fresh(snapshot()), { chartFileName: chartFileName(30) });
+	const embed = build(fresh(snapshot()), { chartFileName: 'stats-30d.png' });
 	assert.deepEqual(embed.image, { url: 'attachment://stats-30d.png' });
 	assert.equal(build(fresh(snapshot()), { chartFileName: null }).image, undefined);
 	assert.equal(build(fresh(snapshot())).image, undefined);
 });
 
 test('a chart note is shown in the description', () => {
-	const embed = build(fresh(snapshot()), { chartNote: 'Chart unavailable right now.' });
+	const embed = build(fresh(snapshot()), { notes: ['Chart unavailable right now.'] });
 	assert.equal(embed.description?.split('\n').at(-1), 'Chart unavailable right now.');
 });
 

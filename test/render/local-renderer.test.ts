@@ -3,7 +3,8 @@ import { after, test } from 'node:test';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { buildChartConfig, CHART_THEMES, englishChartLabels } from '../../src/render/chart.js';
 import type { ChartInput } from '../../src/render/chart.js';
-import { CHART_SIZE, createChartRenderer, renderChartSafely } from '../../src/render/chart-renderer.js';
+import { createChartRenderer } from '../../src/render/create-chart-renderer.js';
+import { CHART_SIZE, renderChartSafely } from '../../src/render/draw-chart.js';
 import { createLocalRenderer } from '../../src/render/local-renderer.js';
 import { isPng, readPngSize } from '../../src/render/png.js';
 
@@ -86,8 +87,7 @@ for (const days of [7, 90, 365]) {
 		assert.ok(isPng(chart.png));
 		assert.deepEqual(readPngSize(chart.png), { width: 800, height: 400 });
 		assert.ok(chart.png.length > 5 * 1024, `only ${chart.png.length} bytes: the chart is probably blank`);
-		assert.equal(chart.fileName, `stats-${days}d.png`);
-		assert.equal(chart.note, null);
+		assert.equal(chart.problem, null);
 	});
 }
 
@@ -164,7 +164,7 @@ test('a closed renderer refuses to render; renderChartSafely logs that once and 
 	const chart = await renderChartSafely(closed, chartInput(8), {
 		log: { warn: (fields, message) => lines.push({ fields, message }) },
 	});
-	assert.deepEqual(chart, { png: null, note: 'Chart unavailable right now.', fileName: null });
+	assert.deepEqual(chart, { png: null, problem: 'failed' });
 	assert.deepEqual(lines, [
 		{ fields: { renderer: 'local', reason: 'chart renderer closed' }, message: 'chart render failed' },
 	]);
@@ -178,19 +178,18 @@ test('the renderer leaves the caller config untouched', async () => {
 	assert.equal(JSON.stringify(built.config), before);
 });
 
-test('no points: no PNG and a note, without rendering', async () => {
+test('no points: no PNG and the reason, without rendering', async () => {
 	const chart = await renderChartSafely(renderer, chartInput(0), { log: silent });
-	assert.deepEqual(chart, { png: null, note: 'No daily figures to chart yet.', fileName: null });
+	assert.deepEqual(chart, { png: null, problem: 'noData' });
 });
 
-test('the none renderer gives no PNG, no note and no file', async () => {
+test('the none renderer gives no PNG and no problem', async () => {
 	const none = createChartRenderer('none', { quickchartUrl: 'http://127.0.0.1:1' });
 	assert.equal(none.name, 'none');
 	assert.equal(await none.render(buildChartConfig(chartInput(7)).config, CHART_SIZE), null);
 	assert.deepEqual(await renderChartSafely(none, chartInput(30), { log: silent }), {
 		png: null,
-		note: null,
-		fileName: null,
+		problem: null,
 	});
 	await none.close();
 });

@@ -6,13 +6,8 @@ import { runInNewContext } from 'node:vm';
 import { createCanvas } from '@napi-rs/canvas';
 import { buildChartConfig, englishChartLabels } from '../../src/render/chart.js';
 import type { ChartInput } from '../../src/render/chart.js';
-import {
-	CHART_SIZE,
-	CHART_UNAVAILABLE_NOTE,
-	createChartRenderer,
-	renderChartSafely,
-	type ChartLogger,
-} from '../../src/render/chart-renderer.js';
+import { createChartRenderer } from '../../src/render/create-chart-renderer.js';
+import { CHART_SIZE, renderChartSafely, type ChartLogger } from '../../src/render/draw-chart.js';
 import { createQuickChartRenderer } from '../../src/render/quickchart-renderer.js';
 import { readPngSize } from '../../src/render/png.js';
 
@@ -163,12 +158,12 @@ test('a QUICKCHART_URL with a path prefix posts to the prefixed /chart', async (
 	}
 });
 
-test('renderChartSafely through QuickChart names the file and sends the light background', async () => {
+test('renderChartSafely through QuickChart returns the PNG and sends the light background', async () => {
 	const renderer = createChartRenderer('quickchart', { quickchartUrl: baseUrl, timeoutMs: 2000 });
 	const log = capturingLogger();
 	const chart = await renderChartSafely(renderer, week(), { log, theme: 'light' });
 	await renderer.close();
-	assert.deepEqual(chart, { png: TINY_PNG, note: null, fileName: 'stats-7d.png' });
+	assert.deepEqual(chart, { png: TINY_PNG, problem: null });
 	assert.equal(requests[0]?.body.backgroundColor, '#ffffff');
 	assert.deepEqual(log.lines, [], 'nothing logged on success');
 });
@@ -222,7 +217,7 @@ test('a wrong QUICKCHART_URL logs one line with the renderer and the reason, and
 		const log = capturingLogger();
 		const chart = await renderChartSafely(renderer, week(), { log });
 		await renderer.close();
-		assert.deepEqual(chart, { png: null, note: CHART_UNAVAILABLE_NOTE, fileName: null });
+		assert.deepEqual(chart, { png: null, problem: 'failed' });
 		assert.equal(log.lines.length, 1, url);
 		const [line] = log.lines;
 		assert.equal(line?.message, 'chart render failed');
@@ -232,7 +227,7 @@ test('a wrong QUICKCHART_URL logs one line with the renderer and the reason, and
 });
 
 test(
-	'renderChartSafely turns each QuickChart failure into a text-only reply with a note and one log line',
+	'renderChartSafely turns each QuickChart failure into a failed outcome and one log line',
 	{ timeout: 15_000 },
 	async () => {
 		for (const failure of ['error-500', 'silent', 'stall-mid-body', 'trickle', 'not-png'] as const) {
@@ -242,11 +237,10 @@ test(
 			const started = performance.now();
 			const chart = await renderChartSafely(renderer, week(), { log });
 			await renderer.close();
-			assert.deepEqual(chart, { png: null, note: CHART_UNAVAILABLE_NOTE, fileName: null }, failure);
+			assert.deepEqual(chart, { png: null, problem: 'failed' }, failure);
 			assert.equal(log.lines.length, 1, failure);
 			assert.ok(performance.now() - started < 3000, `${failure} took too long`);
 		}
-		assert.equal(CHART_UNAVAILABLE_NOTE, 'Chart unavailable right now.');
 	},
 );
 

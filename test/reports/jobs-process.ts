@@ -66,8 +66,8 @@ process.once('message', async ({ startAt }: { startAt: number }) => {
 			: startBackgroundJobs(ctx, {
 					clock,
 					rescanMs: 10 * 60_000,
-					postMessage: async (channelId, message) =>
-						send({ post: { channelId, nonce: message.nonce, at: clock.now() } }),
+					postMessage: async (channelId, _message, options) =>
+						send({ post: { channelId, nonce: options?.nonce, at: clock.now() } }),
 				});
 	await clock.runUntil(Number(end));
 	await jobs?.stop();

@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { postReport } from '../../src/reports/post-due-report.js';
-import { buildReportPost, reportNonce, type ReportMessage } from '../../src/reports/build-report-post.js';
+import { ChannelRefusedError } from '../../src/errors.js';
+import type { GuildApi } from '../../src/guild-api.js';
+import type { ChannelMessage } from '../../src/message.js';
+import { buildReportPost, reportNonce } from '../../src/reports/build-report-post.js';
 import { createReportStore, type ReportStore } from '../../src/reports/report-store.js';
 import { GUILD, openReportContext, REJECTED_KEY, type ReportTestContext } from './report-context.js';
 import { makeReport, quietLog } from './records.js';
 
-/** What @discordjs/rest rejects with: DiscordAPIError carries the HTTP status and Discord's code. */
-const discordError = (status: number, code: number) => Object.assign(new Error('Discord refused'), { status, code });
+/** What the Discord front end's postMessage rejects with when Discord refuses the channel. */
+const refused = (reason: 'missingPermissions' | 'channelGone') => new ChannelRefusedError(reason);
 
 let env: ReportTestContext;
 let reports: ReportStore;
@@ -21,7 +24,7 @@ beforeEach(async () => {
 	env.serverKeys.set(GUILD, 'good-key-0000000000000000');
 });
 
-function deps(postMessage: (channelId: string, message: ReportMessage) => Promise<void>) {
+function deps(postMessage: GuildApi['postMessage']) {
 	return {
 		reports,
 		buildPost: async (record: Parameters<typeof buildReportPost>[1]) => buildReportPost(env.ctx, record),
@@ -35,31 +38,29 @@ describe('posting a due report', () => {
 	test('posts the embed and chart with a deterministic nonce of at most 25 characters', async () => {
 		const record = makeReport({ every: 'weekly', weekday: 'mon' });
 		await reports.put(record);
-		const sent: [string, ReportMessage][] = [];
+		const sent: [string, ChannelMessage, string | undefined][] = [];
 		const outcome = await postReport(
-			deps(async (channelId, message) => {
-				sent.push([channelId, message]);
+			deps(async (channelId, message, options) => {
+				sent.push([channelId, message, options?.nonce]);
 			}),
 			record,
 			'2026-11-30T09:00',
 		);
 		assert.equal(outcome, 'posted');
-		const [[channelId, message] = ['', null]] = sent;
+		const [[channelId, message, nonce] = ['', null, undefined]] = sent;
 		assert.equal(channelId, record.channelId);
-		assert.ok(message);
-		assert.equal(message.enforce_nonce, true);
-		assert.equal(message.nonce, reportNonce(record, '2026-11-30T09:00'));
-		assert.ok(message.nonce.length <= 25);
-		assert.notEqual(message.nonce, reportNonce(record, '2026-12-07T09:00'));
-		assert.equal(message.files.length, 1);
-		assert.equal(message.embeds.length, 1);
-		assert.match(message.content, /30/, 'weekly reports cover 30 days');
+		assert.ok(message && nonce);
+		assert.equal(nonce, reportNonce(record, '2026-11-30T09:00'));
+		assert.ok(nonce.length <= 25);
+		assert.notEqual(nonce, reportNonce(record, '2026-12-07T09:00'));
+		assert.equal(message.files?.length, 1);
+		assert.equal(message.embeds?.length, 1);
+		assert.match(message.content ?? '', /30/, 'weekly reports cover 30 days');
 	});
 
 	for (const [label, error, reason] of [
-		['403 Missing Permissions', discordError(403, 50_013), 'missingPermissions'],
-		['403 Missing Access', discordError(403, 50_001), 'missingPermissions'],
-		['404 Unknown Channel', discordError(404, 10_003), 'channelGone'],
+		['a missing permission', refused('missingPermissions'), 'missingPermissions'],
+		['a deleted channel', refused('channelGone'), 'channelGone'],
 	] as const) {
 		test(`${label} pauses the report with the reason, and the scheduler skips it afterwards`, async () => {
 			const record = makeReport();
@@ -109,7 +110,7 @@ describe('posting a due report', () => {
 		await reports.put(record);
 		await assert.rejects(
 			postReport(
-				deps(async () => Promise.reject(discordError(500, 0))),
+				deps(async () => Promise.reject(new Error('Discord refused'))),
 				record,
 				'a',
 			),

@@ -4,7 +4,7 @@ import { startDiscordSandbox, type DiscordSandbox } from '../../sandbox/index.js
 import { postReport } from '../../src/reports/post-due-report.js';
 import { buildReportPost } from '../../src/reports/build-report-post.js';
 import { createReportStore } from '../../src/reports/report-store.js';
-import { restPostMessage } from '../../src/discord/bot-rest.js';
+import { botGuildApi, createBotRest } from '../../src/discord/bot-rest.js';
 import { GUILD, openReportContext, type ReportTestContext } from './report-context.js';
 import { makeReport, quietLog } from './records.js';
 
@@ -26,7 +26,7 @@ test('a report post passes the Discord stand-in: embed, chart attachment, nonce;
 	const deps = {
 		reports,
 		buildPost: async (record: Parameters<typeof buildReportPost>[1]) => buildReportPost(env.ctx, record),
-		postMessage: restPostMessage({ token: sandbox.token, apiUrl: sandbox.apiUrl }),
+		postMessage: botGuildApi(createBotRest({ discordApiUrl: sandbox.apiUrl, discordToken: sandbox.token })).postMessage,
 		now: () => Date.parse('2026-11-30T09:00:00Z'),
 		log: quietLog(),
 	};

@@ -4,7 +4,8 @@ import { startDiscordSandbox, type DiscordSandbox } from '../../sandbox/index.js
 import { createKeyedMutex } from '../../src/store/locks.js';
 import { createLogger } from '../../src/logger.js';
 import { auditTime, postAudit } from '../../src/settings/audit.js';
-import { restGuildApi, type GuildApi } from '../../src/settings/guild-api.js';
+import { botGuildApi, createBotRest } from '../../src/discord/bot-rest.js';
+import type { GuildApi } from '../../src/guild-api.js';
 import { createSettingsStore, type SettingsStore } from '../../src/settings/settings-store.js';
 import { sqliteBackend, type OpenedBackend } from '../links/backends.js';
 
@@ -25,7 +26,7 @@ describe('audit lines over the bot token REST (the stand-in)', () => {
 		sandbox = await startDiscordSandbox({ guildCount: 1 });
 		opened = await sqliteBackend.open();
 		settings = createSettingsStore({ keyv: opened.stores.settings, withLock: createKeyedMutex() });
-		guildApi = restGuildApi({ apiUrl: sandbox.apiUrl, token: sandbox.token });
+		guildApi = botGuildApi(createBotRest({ discordApiUrl: sandbox.apiUrl, discordToken: sandbox.token }));
 		guildId = sandbox.guildIds[0]!;
 		auditChannel = sandbox.guilds[0]!.channelIds[1]!;
 	});

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import Keyv from 'keyv';
-import { createLinkStore, verifyWithStats } from '../../src/links/index.js';
+import { createLinkStore, verifyWithStats } from '../../src/links/link-store.js';
 import { openStatsStore, seedDemoAccount, startStatsServer } from '../../src/service/index.js';
 import type { RunningStatsServer, StatsStore } from '../../src/service/index.js';
 import { createStatsClient } from '../../src/stats-api/client.js';

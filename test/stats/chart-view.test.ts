@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { addDays, foldSnapshot, type HistoryRecord } from '../../src/history/index.js';
+import { foldSnapshot, type HistoryRecord } from '../../src/history/record.js';
+import { addDays } from '../../src/history/utc-days.js';
 import type { StatsSnapshot } from '../../src/stats-api/snapshot.js';
 import { chartInputOf, type ChartView } from '../../src/stats/chart-view.js';
 import { privateLocale, publicLocale } from '../../src/stats/public-locale.js';

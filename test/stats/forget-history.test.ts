@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createHistoryStore, historyAccountId, type HistoryStore } from '../../src/history/index.js';
+import { createHistoryStore, type HistoryStore } from '../../src/history/history-store.js';
+import { historyAccountId } from '../../src/history/account-id.js';
 import { serverLinkKey, userLinkKey } from '../../src/links/link-keys.js';
 import type { StatsSnapshot } from '../../src/stats-api/snapshot.js';
 import { forgetHistoryAfterUnlink, forgetHistoryIfUnread } from '../../src/stats/forget-history.js';

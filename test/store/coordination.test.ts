@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import pg from 'pg';
 import { openCoordinator } from '../../src/store/coordination.js';
-import type { ClaimResult, Coordinator } from '../../src/store/coordination.js';
+import type { ClaimResult, Coordinator } from '../../src/store/claim-types.js';
 import { POSTGRES_URL, REDIS_URL, postgresBackend, redisBackend } from '../links/backends.js';
 import { waitUntil } from '../links/wait-until.js';
 

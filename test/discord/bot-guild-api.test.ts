@@ -3,8 +3,8 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { pauseReasonOfDiscordError } from '../../src/reports/build-report-post.js';
-import { restPostMessage } from '../../src/discord/bot-rest.js';
+import { botGuildApi, createBotRest } from '../../src/discord/bot-rest.js';
+import { ChannelRefusedError } from '../../src/errors.js';
 
 interface Received {
 	url: string;
@@ -38,14 +38,14 @@ const message = {
 	content: 'Daily report',
 	embeds: [{ title: 'acme', image: { url: 'attachment://chart.png' } }],
 	files: [{ name: 'chart.png', data: Buffer.from('PNGDATA') }],
-	nonce: 'abc123abc123abc123abc123a',
-	enforce_nonce: true as const,
 };
+const NONCE = 'abc123abc123abc123abc123a';
+const guildApi = () => botGuildApi(createBotRest({ discordApiUrl: apiUrl, discordToken: 'bot-token' }));
 
 describe('posting a report over REST', () => {
 	test('sends the embed, the chart, the nonce and enforce_nonce with the bot token', async () => {
 		answer = { status: 200, body: { id: '1', channel_id: '42' } };
-		await restPostMessage({ token: 'bot-token', apiUrl })('42', message);
+		await guildApi().postMessage('42', message, { nonce: NONCE });
 		const [request] = received.splice(0);
 		assert.ok(request);
 		assert.equal(request.url, '/v10/channels/42/messages');
@@ -57,19 +57,20 @@ describe('posting a report over REST', () => {
 		assert.match(request.body, /PNGDATA/);
 	});
 
-	test("Discord's refusals surface with status and code, which pause the report", async () => {
-		const post = restPostMessage({ token: 'bot-token', apiUrl });
+	test("Discord's refusals become ChannelRefusedError with the reason, which pauses the report", async () => {
+		const api = guildApi();
 		for (const [status, code, reason] of [
 			[403, 50_013, 'missingPermissions'],
 			[403, 50_001, 'missingPermissions'],
 			[404, 10_003, 'channelGone'],
 		] as const) {
 			answer = { status, body: { message: 'no', code } };
-			const error = await post('42', message).then(
+			const error = await api.postMessage('42', message, { nonce: NONCE }).then(
 				() => assert.fail('expected a rejection'),
 				(thrown: unknown) => thrown,
 			);
-			assert.equal(pauseReasonOfDiscordError(error), reason);
+			assert.ok(error instanceof ChannelRefusedError);
+			assert.equal(error.reason, reason);
 		}
 		assert.equal(received.splice(0).length, 3, 'no retry');
 	});

@@ -1,0 +1,15 @@
+import type { APIEmbed } from 'discord.js';
+
+/** A file sent with a message; the embed points at it as `attachment://<name>`. */
+export interface ReplyFile {
+	name: string;
+	data: Buffer;
+}
+
+/** A message as the core builds it (a report, an audit line, a stats reply): text, embeds and files. */
+export interface ChannelMessage {
+	content?: string;
+	embeds?: APIEmbed[];
+	/** Replaces every attachment of the message: an edit without files removes the old ones. */
+	files?: ReplyFile[];
+}
