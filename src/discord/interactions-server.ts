@@ -1,5 +1,6 @@
+import { listenOn } from '../listen.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+
 import type { API } from '@discordjs/core/http-only';
 import { InteractionType, type APIInteraction } from 'discord.js';
 import { fromRawInteraction } from './raw-interaction.js';
@@ -89,16 +90,8 @@ export async function startInteractionsServer(options: {
 			if (!res.headersSent) plain(res, 500, 'internal error');
 		});
 	});
-	await new Promise<void>((resolve, reject) => {
-		server.once('error', reject);
-		server.listen(options.port, options.host, () => {
-			server.off('error', reject);
-			resolve();
-		});
-	});
-	const address = server.address() as AddressInfo;
-	const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-	const url = `http://${host}:${address.port}${PATH}`;
+	const origin = await listenOn(server, options.port, options.host);
+	const url = `${origin}${PATH}`;
 	log.info({ url }, 'interactions endpoint listening');
 
 	return {

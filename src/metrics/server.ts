@@ -1,5 +1,6 @@
+import { listenOn } from '../listen.js';
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+
 import type { Registry } from 'prom-client';
 import type { HealthReport } from './health.js';
 
@@ -124,17 +125,9 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
 	server.headersTimeout = 10_000;
 	server.requestTimeout = 15_000;
 
-	await new Promise<void>((resolve, reject) => {
-		server.once('error', reject);
-		server.listen(options.port, options.host ?? '127.0.0.1', () => {
-			server.off('error', reject);
-			resolve();
-		});
-	});
-	const address = server.address() as AddressInfo;
-	const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+	const origin = await listenOn(server, options.port, options.host ?? '127.0.0.1');
 	return {
-		url: `http://${host}:${address.port}`,
+		url: origin,
 		async close() {
 			const closed = new Promise<void>((resolve) => server.close(() => resolve()));
 			server.closeAllConnections();

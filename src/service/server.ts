@@ -1,5 +1,6 @@
+import { listenOn } from '../listen.js';
 import { createServer } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { AuthFailureLimiter } from './auth-failure-limiter.js';
 import { rawErrorResponse, sendError } from './http-responses.js';
 import { RateLimiter } from './rate-limit.js';
@@ -89,17 +90,9 @@ export async function startStatsServer(options: StatsServerOptions): Promise<Run
 		socket.end(clientErrorResponse(error));
 	});
 
-	await new Promise<void>((resolve, reject) => {
-		server.once('error', reject);
-		server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-			server.off('error', reject);
-			resolve();
-		});
-	});
-	const address = server.address() as AddressInfo;
-	const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+	const origin = await listenOn(server, options.port ?? 0, options.host ?? '127.0.0.1');
 	return {
-		url: `http://${host}:${address.port}`,
+		url: origin,
 		close: () =>
 			new Promise<void>((resolve, reject) => {
 				server.close((error) => (error ? reject(error) : resolve()));
