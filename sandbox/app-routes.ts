@@ -5,7 +5,7 @@ import { invalidFormBody, refuse, route } from './rest-server.js';
 import type { RestReply, RestRequest, Route } from './rest-server.js';
 import { nextSnowflake } from './snowflake.js';
 import type { SandboxState, StoredCommand } from './state.js';
-import type { Json } from './types.js';
+import type { Json } from './records.js';
 
 const isObject = (value: unknown): value is Json =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -6,7 +6,7 @@ import type { Problem } from './problems.js';
 import { invalidFormBody, refuse, route } from './rest-server.js';
 import type { RestReply, RestRequest, Route } from './rest-server.js';
 import type { SandboxState } from './state.js';
-import type { Json } from './types.js';
+import type { Json } from './records.js';
 
 /** Discord's unwritten limit on name and topic changes: two per channel per ten minutes (PITFALLS 4). */
 export const RENAME_WINDOW_MS = 10 * 60_000;

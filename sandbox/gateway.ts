@@ -6,7 +6,7 @@ import type { WebSocket } from 'ws';
 import type { ApiUser } from './fixtures.js';
 import type { GuildFixture } from './guild.js';
 import { shardOf } from './snowflake.js';
-import type { InteractionDelivery } from './types.js';
+import type { InteractionDelivery } from './records.js';
 
 // Dispatches kept for RESUME replay; older ones make the client identify again (INVALID_SESSION false).
 const REPLAY_LIMIT = 1000;

@@ -8,7 +8,7 @@ import { checkAgainstSpec } from './openapi-validator.js';
 import { parseBody } from './rest-server.js';
 import type { RestRequest } from './rest-server.js';
 import type { SandboxState } from './state.js';
-import type { Json } from './types.js';
+import type { Json } from './records.js';
 
 /** The User-Agent of Discord's interaction POSTs. */
 export const DISCORD_INTERACTIONS_USER_AGENT = 'Discord-Interactions/1.0 (+https://discord.com)';

@@ -32,4 +32,4 @@ export type {
 	SandboxResponse,
 	SandboxViolation,
 	UnknownRequest,
-} from './types.js';
+} from './records.js';

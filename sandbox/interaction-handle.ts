@@ -1,4 +1,4 @@
-import type { InteractionDelivery, InteractionHttpExchange, SandboxMessage, SandboxResponse } from './types.js';
+import type { InteractionDelivery, InteractionHttpExchange, SandboxMessage, SandboxResponse } from './records.js';
 
 const DEFAULT_WAIT_MS = 5000;
 

@@ -1,6 +1,6 @@
 import { BOT_PERMISSIONS, MEMBER_PERMISSIONS, buildMember, buildTextChannel, buildUser } from './fixtures.js';
 import type { ApiChannel, ApiUser } from './fixtures.js';
-import type { Json } from './types.js';
+import type { Json } from './records.js';
 
 /** An option as a member filled it in; `type` is Discord's option type (3 string, 4 integer, 5 boolean, …). */
 export interface CommandOptionInput {

@@ -6,7 +6,7 @@ import type { Problem } from './problems.js';
 import { invalidFormBody, refuse, route } from './rest-server.js';
 import type { RestReply, RestRequest, Route } from './rest-server.js';
 import type { SandboxState } from './state.js';
-import type { Json, SandboxMessage, SandboxResponse } from './types.js';
+import type { Json, SandboxMessage, SandboxResponse } from './records.js';
 
 const EPHEMERAL = 64;
 const CALLBACK_SCHEMAS: Record<number, RequestSchemaName> = {

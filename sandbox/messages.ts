@@ -1,6 +1,6 @@
 import type { Problem } from './problems.js';
 import { nextSnowflake } from './snowflake.js';
-import type { Json, SandboxAttachment, SandboxFile, SandboxMessage } from './types.js';
+import type { Json, SandboxAttachment, SandboxFile, SandboxMessage } from './records.js';
 
 const EPHEMERAL = 64;
 const LOADING = 128;

@@ -31,7 +31,7 @@ import type { PermissionInput } from './permissions.js';
 import { createRequestListener } from './rest-server.js';
 import { FIXTURE_IDS_PER_MS, nextSnowflake, pastTimestamp, shardOf } from './snowflake.js';
 import { SandboxState } from './state.js';
-import type { ChannelRename, InteractionDelivery, Json, SandboxMessage } from './types.js';
+import type { ChannelRename, InteractionDelivery, Json, SandboxMessage } from './records.js';
 import { UserDirectory } from './users.js';
 import type { SandboxUserProfile } from './users.js';
 

@@ -12,7 +12,7 @@ import type {
 	SandboxRejection,
 	SandboxViolation,
 	UnknownRequest,
-} from './types.js';
+} from './records.js';
 import type { UserDirectory } from './users.js';
 
 export interface SandboxSettings {

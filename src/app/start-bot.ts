@@ -1,5 +1,5 @@
 import { API } from '@discordjs/core/http-only';
-import { REST } from '@discordjs/rest';
+import { createInteractionRest } from '../discord/bot-rest.js';
 import type { Client } from 'discord.js';
 import type { DestinationStream } from 'pino';
 import { commandModules } from '../../commands/index.js';
@@ -8,7 +8,7 @@ import type { RunningMetricsServer } from '../metrics/index.js';
 import type { BotContext } from '../discord/context.js';
 import { createRouter, type InteractionRouter } from '../discord/router.js';
 import { createLogger, type Logger } from '../logger.js';
-import { INTERACTION_REQUESTS_PER_SECOND, type GatewayShards } from '../discord/client.js';
+import type { GatewayShards } from '../discord/client.js';
 import { watchRestRefusals } from '../discord/discord-refusals.js';
 import { onGuildResourceDeleted } from '../settings/deleted-resources.js';
 import { deletedResourceOf } from '../discord/gateway.js';
@@ -93,10 +93,7 @@ async function startHttpBot(config: Config, log: Logger, options: StartOptions):
 	const services = await openBotServices(config, httpLog);
 	const { ctx } = services;
 	const router = createRouter(commandModules, ctx);
-	// Interaction callbacks, edits and follow-ups only, which Discord exempts from the global limit;
-	// background posts go through createBotRest and keep it.
-	const rest = new REST({ api: config.discordApiUrl, globalRequestsPerSecond: INTERACTION_REQUESTS_PER_SECOND });
-	rest.setToken(config.discordToken);
+	const rest = createInteractionRest(config);
 	watchRestRefusals(rest, { onStatus: (status) => ctx.metrics.recordDiscordRestResponse(status) });
 	let server: InteractionsServer | undefined;
 	let metricsServer: RunningMetricsServer | null;

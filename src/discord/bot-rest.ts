@@ -6,6 +6,7 @@ import { ChannelRefusedError, type ChannelRefusal } from '../errors.js';
 import type { GuildApi } from '../guild-api.js';
 import type { MessagePayload } from './interaction.js';
 import { toMessageBody } from './message-body.js';
+import { INTERACTION_REQUESTS_PER_SECOND } from './client.js';
 
 /**
  * The one REST client for the bot token's calls outside interactions (reports, audit lines, role and
@@ -14,6 +15,16 @@ import { toMessageBody } from './message-body.js';
  */
 export function createBotRest(config: Pick<Config, 'discordApiUrl' | 'discordToken'>): REST {
 	return new REST({ api: config.discordApiUrl }).setToken(config.discordToken);
+}
+
+/**
+ * REST for interaction callbacks, edits and follow-ups only, which Discord exempts from the global limit;
+ * background posts go through createBotRest and keep it.
+ */
+export function createInteractionRest(config: Pick<Config, 'discordApiUrl' | 'discordToken'>): REST {
+	return new REST({ api: config.discordApiUrl, globalRequestsPerSecond: INTERACTION_REQUESTS_PER_SECOND }).setToken(
+		config.discordToken,
+	);
 }
 
 /** Where a post may say it is a retry of one already sent: Discord then keeps one message per nonce. */

@@ -1,4 +1,4 @@
-import { REST } from '@discordjs/rest';
+import { createBotRest } from './bot-rest.js';
 import { Routes, type RESTPutAPIApplicationCommandsResult } from 'discord.js';
 import type { CommandDefinition } from './command-module.js';
 
@@ -13,7 +13,7 @@ export async function registerCommands(options: {
 	guildId: string | null;
 	definitions: readonly CommandDefinition[];
 }): Promise<RESTPutAPIApplicationCommandsResult> {
-	const rest = new REST({ api: options.apiUrl }).setToken(options.token);
+	const rest = createBotRest({ discordApiUrl: options.apiUrl, discordToken: options.token });
 	const route = options.guildId
 		? Routes.applicationGuildCommands(options.applicationId, options.guildId)
 		: Routes.applicationCommands(options.applicationId);

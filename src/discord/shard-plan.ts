@@ -1,4 +1,4 @@
-import { REST } from '@discordjs/rest';
+import { createBotRest } from './bot-rest.js';
 import { Routes, type RESTGetAPIGatewayBotResult } from 'discord.js';
 import type { Config } from '../config.js';
 
@@ -8,7 +8,7 @@ import type { Config } from '../config.js';
  */
 export async function resolveShardCount(config: Pick<Config, 'shardCount' | 'discordApiUrl' | 'discordToken'>) {
 	if (config.shardCount !== 'auto') return config.shardCount;
-	const rest = new REST({ api: config.discordApiUrl }).setToken(config.discordToken);
+	const rest = createBotRest(config);
 	const gateway = (await rest.get(Routes.gatewayBot())) as RESTGetAPIGatewayBotResult;
 	if (!Number.isInteger(gateway.shards) || gateway.shards < 1) {
 		throw new Error(`Discord recommended an unusable shard count: ${String(gateway.shards)}`);

@@ -15,9 +15,11 @@ export interface ChartSeriesOptions {
 	today: string;
 }
 
+/** One bar of a chart. */
 export interface ChartPoint {
+	/** YYYY-MM-DD, a UTC calendar day. */
 	date: string;
-	/** null where unknown; conversion is joins per 100 sends, unrounded. */
+	/** null where unknown (a gap, never 0); conversion is joins per 100 sends, unrounded. */
 	value: number | null;
 }
 

@@ -1,5 +1,7 @@
 import type { ChartConfiguration } from 'chart.js';
+import type { ChartPoint } from '../history/chart-series.js';
 import type { StatsMetric } from '../stats-options.js';
+
 import { codePointLength, dateTimeFormat, resolveLocale, truncate } from './format.js';
 
 /** The values `CHART_RENDERER` accepts; the config reader and the renderers both read this list. */
@@ -37,13 +39,6 @@ export const CHART_THEMES = {
  * there; anything smaller turns to smudge.
  */
 export const CHART_FONT_SIZES = { base: 16, title: 22, subtitle: 17, ticks: 16, legend: 16, axisTitle: 16 } as const;
-
-export interface ChartPoint {
-	/** YYYY-MM-DD, a UTC calendar day. */
-	date: string;
-	/** Unknown days are null and stay gaps; a known zero is 0. */
-	value: number | null;
-}
 
 export interface ChartLabels {
 	title: string;

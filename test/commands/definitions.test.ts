@@ -66,3 +66,14 @@ describe('command definitions as registered', () => {
 		}
 	});
 });
+
+describe('the two command lists', () => {
+	it('name the same commands in the same order: the handlers the bot routes to are the commands registered', async () => {
+		// commands/index.ts loads handler code; registration must not, so the definitions keep a list of their own.
+		const { commandModules } = await import('../../commands/index.js');
+		assert.deepEqual(
+			commandModules.map((module) => module.definition.name),
+			commandDefinitions.map((definition) => definition.name),
+		);
+	});
+});

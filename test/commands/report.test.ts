@@ -14,8 +14,8 @@ import {
 	REJECTED_KEY,
 	reportCommand,
 	type ReportTestContext,
-} from './report-context.js';
-import { makeReport } from './records.js';
+} from '../reports/report-context.js';
+import { makeReport } from '../reports/records.js';
 
 const ALL_POSTING = 0x400n | 0x800n | 0x4000n | 0x8000n;
 const TEXT = 0;
