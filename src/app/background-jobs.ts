@@ -1,4 +1,4 @@
-import { type BotContext } from '../discord/context.js';
+import type { BotContext } from '../discord/context.js';
 import { postReport } from '../reports/post-due-report.js';
 import { buildReportPost } from '../reports/build-report-post.js';
 import type { GuildApi } from '../guild-api.js';

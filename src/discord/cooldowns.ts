@@ -1,6 +1,7 @@
-import { type Coordinator } from '../store/claim-types.js';
+import type { Coordinator } from '../store/claim-types.js';
 import { memberTranslator } from '../i18n/index.js';
-import { type RepliableInteraction } from './interaction.js';
+import type { RepliableInteraction } from './interaction.js';
+
 /** Per-member cooldowns: how long until `action` may run again. */
 export interface CooldownGate {
 	/** Starts the cooldown and returns 0, or returns the whole seconds left when still cooling down. */

@@ -9,13 +9,16 @@ import {
 	UpstreamUnreachableError,
 	UserFacingError,
 } from '../errors.js';
-import { type FacingMessage } from '../i18n/index.js';
+import type { FacingMessage } from '../i18n/index.js';
 import { MAX_API_KEY_LENGTH, MIN_API_KEY_LENGTH } from '../api-key.js';
-import { type Logger } from '../logger.js';
-import { type RepliableInteraction } from './interaction.js';
+import type { Logger } from '../logger.js';
+import type { RepliableInteraction } from './interaction.js';
 import { DiscordAPIError } from '@discordjs/rest';
 import { AlreadyAcknowledgedError } from './raw-interaction.js';
-import { type InteractionOutcome } from '../metrics/index.js';
+import type { InteractionOutcome } from '../metrics/index.js';
+
+// The router's error boundary: which failures a member is told about (and in which words), how a reply gets
+// through whatever state the interaction is in, and how each ending is counted.
 
 /** Past this a wait is not worth a number: "in a little while" reads better than "in 1e+23 s". */
 const MAX_STATED_WAIT_SECONDS = 3600;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ComponentType } from 'discord.js';
-import { type Logger } from '../logger.js';
-import { type InteractionOutcome } from '../metrics/index.js';
+import type { Logger } from '../logger.js';
+import type { InteractionOutcome } from '../metrics/index.js';
 import {
 	answerPrivately,
 	describeExpectedError,
@@ -9,8 +9,8 @@ import {
 	logExpired,
 	interactionOutcomeOf,
 } from './error-boundary.js';
-import { type CommandModule } from './command-module.js';
-import { type BotContext } from './context.js';
+import type { CommandModule } from './command-module.js';
+import type { BotContext } from './context.js';
 import { memberTranslator, renderMessage } from '../i18n/index.js';
 import { timeResponses, type ResponseTimes } from './timed-interaction.js';
 import { type AnyInteraction, type AutocompleteInteraction, type RepliableInteraction } from './interaction.js';

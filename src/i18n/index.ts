@@ -1,6 +1,7 @@
 import type { Locale } from './locale.js';
 
 export { CATALOGUE, commandLocalizations, translator, type MessageKey, type Translate } from './catalogue.js';
+
 export {
 	FALLBACK_LOCALE,
 	isLocale,

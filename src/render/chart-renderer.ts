@@ -1,5 +1,5 @@
-import { type ChartConfiguration } from 'chart.js';
-import { type ChartRendererName } from '../config.js';
+import type { ChartConfiguration } from 'chart.js';
+import type { ChartRendererName } from '../config.js';
 
 /** How the PNG is painted beyond the chart itself. */
 export interface ChartRenderOptions {

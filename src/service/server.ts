@@ -8,6 +8,7 @@ import { answerStatsRequest, statsClock } from './stats-request.js';
 import type { StatsStore } from './service-store.js';
 
 export { STATS_PATH } from './stats-request.js';
+
 /** Requests per minute per key when the caller sets nothing. */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 60;
 /** Failed authentications per client address per minute before 429, when the caller sets nothing. */

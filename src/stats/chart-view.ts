@@ -1,4 +1,4 @@
-import { type HistoryRecord } from '../history/record.js';
+import type { HistoryRecord } from '../history/record.js';
 import { AVERAGE_LEAD_IN_DAYS, buildChartSeries } from '../history/chart-series.js';
 import { translator, type Locale, type Translate } from '../i18n/index.js';
 import type { ChartRenderer } from '../render/chart-renderer.js';

@@ -1,5 +1,6 @@
 import { StorageUnavailableError } from '../errors.js';
-import { type Coordinator } from './claim-types.js';
+import type { Coordinator } from './claim-types.js';
+
 /** Runs `fn` while holding the lock named `key`; the history store wraps every read-modify-write in one. */
 export type WithLock = <T>(key: string, fn: () => Promise<T>) => Promise<T>;
 

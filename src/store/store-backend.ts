@@ -1,5 +1,5 @@
 import type Keyv from 'keyv';
-import { type RawEntry } from './raw-entry.js';
+import type { RawEntry } from './raw-entry.js';
 
 /** One opened STORE_URL: a Keyv per namespace plus the raw access the maintenance commands need. */
 export interface StoreBackend {
