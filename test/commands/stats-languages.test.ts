@@ -164,4 +164,16 @@ describe("/stats speaks the reader's language: private replies the member's, pub
 			assert.match(message.content, /`\/stats/u, 'commands keep their fixed names');
 		}
 	});
+
+	it('a Latin-American Spanish member (es-419) gets the Spanish embed and chart, not English', async () => {
+		const message = await h.sandbox
+			.dispatchCommand({ name: 'stats', userId: HANAKO, locale: 'es-419', guildLocale: 'de' })
+			.finalMessage();
+		const embed = embedOf(message.embeds);
+		assert.equal(embed.title, translator('es-ES')('embed.titleNoAccount'));
+		assert.equal(embed.fields[0]!.name, 'Hoy hasta ahora');
+		assert.match(embed.fields[0]!.value, /^Envíos: \*\*/u);
+		assert.match(lastChart().options.plugins.subtitle.text, /^Envíos por día, .*\d{4}.* \(UTC\)$/u);
+		assert.match(JSON.stringify(message.components), new RegExp(translator('es-ES')('buttons.share'), 'u'));
+	});
 });

@@ -19,10 +19,16 @@ describe('resolveLocale', () => {
 		for (const locale of LOCALES) assert.equal(resolveLocale(locale), locale);
 	});
 
-	it('renders every other Discord locale as en-US, regional variants included', () => {
-		assert.equal(resolveLocale('es-419'), 'en-US');
+	it('serves Latin-American Spanish (es-419) the Spanish catalogue', () => {
+		assert.equal(resolveLocale('es-419'), 'es-ES');
+		assert.equal(translator(resolveLocale('es-419'))('buttons.share'), translator('es-ES')('buttons.share'));
+	});
+
+	it('renders every other Discord locale as en-US, other regional variants included', () => {
 		assert.equal(resolveLocale('en-GB'), 'en-US');
 		assert.equal(resolveLocale('zh-CN'), 'en-US');
+		assert.equal(resolveLocale('es'), 'en-US', 'not a Discord locale');
+		assert.equal(resolveLocale('constructor'), 'en-US');
 	});
 
 	it('falls back to en-US for garbage, a wrong case or nothing', () => {

@@ -75,9 +75,16 @@ test('a locale outside the catalogue renders exactly as en-US, numbers included'
 		fieldValues(build(fresh(snapshot()), { locale: 'en-GB' })),
 		fieldValues(build(fresh(snapshot()), { locale: 'en-US' })),
 	);
+});
+
+test('a Latin-American Spanish member (es-419) reads the Spanish embed, numbers included', () => {
+	assert.deepEqual(
+		fieldValues(build(fresh(snapshot()), { locale: 'es-419' })),
+		fieldValues(build(fresh(snapshot()), { locale: 'es-ES' })),
+	);
 	assert.equal(
-		fieldValues(build(fresh(snapshot()), { locale: 'es-419' }))['Last 7 days'],
-		'Sends: **1,234**\nJoins: **40**',
+		fieldValues(build(fresh(snapshot()), { locale: 'es-419' }))['Últimos 7 días'],
+		'Envíos: **1234**\nUniones: **40**',
 	);
 });
 
