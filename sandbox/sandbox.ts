@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { appRoutes } from './app-routes.js';
+import { guildRoutes } from './guild-routes.js';
 import { buildUser, GuildFixture, idsPerGuild, MEMBER_PERMISSIONS } from './fixtures.js';
 import { Gateway } from './gateway.js';
 import type { GatewaySessionInfo } from './gateway.js';
@@ -408,7 +409,7 @@ export async function startDiscordSandbox(options: SandboxOptions = {}): Promise
 		guilds,
 		url: () => state.gatewayUrl,
 	});
-	const server = createServer(createRequestListener(state, [...interactionRoutes, ...appRoutes]));
+	const server = createServer(createRequestListener(state, [...interactionRoutes, ...appRoutes, ...guildRoutes]));
 	server.on('upgrade', (request, socket, head: Buffer) => {
 		if ((request.url ?? '').startsWith('/gateway')) gateway.handleUpgrade(request, socket, head);
 		else socket.destroy();
