@@ -264,8 +264,15 @@ describe('/stats and /export from the history the bot keeps', () => {
 		assert.equal(report.files.length, 1);
 		assert.equal(reportEmbed.image?.url, `attachment://${report.files[0]!.name}`);
 		const reportChart = quickchart.charts.slice(chartsBefore).at(-1);
-		assert.equal(reportChart?.options.plugins.title.text, 'Bob_Ads · Konto des Servers');
+		assert.equal(
+			reportChart?.options.plugins.title.text,
+			'Bob_Ads · Server Sandbox Guild 1',
+			'the report names the server',
+		);
 		assert.equal(reportChart?.data.labels.length, 7);
+		// /stats scope:server names the server too: its name read with the bot token (GET /guilds/{id}), then cached.
+		const serverStats = await stats(ADMIN, [string('scope', 'server')], { guildId, permissions: ADMIN_PERMISSIONS });
+		assert.equal(serverStats.chart?.options.plugins.title.text, 'Bob_Ads · server Sandbox Guild 1');
 
 		await remove();
 		assert.notEqual(await h.bot.ctx.history.read(historyAccountId('Bob_Ads')), null, 'Bob still links Bob_Ads');
