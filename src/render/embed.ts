@@ -92,11 +92,15 @@ function buildDescription(result: StatsResult, name: string | null, options: Sta
 
 /** The service's own totals, each period as it reports it (today and the rolling periods include today). */
 const PERIODS = [
-	{ key: 'fullDays.today', pick: (s: StatsSnapshot) => [s.sends.today, s.joins.today] },
-	{ key: 'embed.fields.last7', pick: (s: StatsSnapshot) => [s.sends.weekly, s.joins.weekly] },
-	{ key: 'embed.fields.last30', pick: (s: StatsSnapshot) => [s.sends.monthly, s.joins.monthly] },
-	{ key: 'embed.fields.allTime', pick: (s: StatsSnapshot) => [s.sends.allTime, s.joins.allTime] },
-] as const satisfies readonly { key: MessageKey; pick: (s: StatsSnapshot) => readonly [Figure, Figure] }[];
+	{ key: 'fullDays.today', isToday: true, pick: (s: StatsSnapshot) => [s.sends.today, s.joins.today] },
+	{ key: 'embed.fields.last7', isToday: false, pick: (s: StatsSnapshot) => [s.sends.weekly, s.joins.weekly] },
+	{ key: 'embed.fields.last30', isToday: false, pick: (s: StatsSnapshot) => [s.sends.monthly, s.joins.monthly] },
+	{ key: 'embed.fields.allTime', isToday: false, pick: (s: StatsSnapshot) => [s.sends.allTime, s.joins.allTime] },
+] as const satisfies readonly {
+	key: MessageKey;
+	isToday: boolean;
+	pick: (s: StatsSnapshot) => readonly [Figure, Figure];
+}[];
 
 /** The comparisons, complete days only; each field names the days it compares. */
 const COMPARED = [
@@ -110,10 +114,10 @@ function buildFields(
 	t: Translate,
 	locale: string,
 ): APIEmbedField[] {
-	const fields: APIEmbedField[] = PERIODS.map(({ key, pick }, index) => {
+	const fields: APIEmbedField[] = PERIODS.map(({ key, isToday, pick }) => {
 		const [sends, joins] = pick(snapshot);
 		// Today stands beside yesterday's total, never against it: the day is not over.
-		const beside = index === 0 && comparisons ? comparisons : null;
+		const beside = isToday ? comparisons : null;
 		return {
 			name: t(key),
 			value: [
