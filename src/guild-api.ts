@@ -16,4 +16,6 @@ export interface GuildApi {
 	postMessage(channelId: string, message: ChannelMessage, options?: { nonce?: string }): Promise<void>;
 	roleState(guildId: string, roleId: string): Promise<ResourceState>;
 	channelState(guildId: string, channelId: string): Promise<ResourceState>;
+	/** The server's name as Discord has it (read once, then cached for a while); null when Discord could not say. */
+	guildName(guildId: string): Promise<string | null>;
 }

@@ -26,7 +26,11 @@ export interface BotServices {
 }
 
 /** Opens the store and builds the context handlers get; the same for every transport. */
-export async function openBotServices(config: Config, log: Logger): Promise<BotServices> {
+export async function openBotServices(
+	config: Config,
+	log: Logger,
+	options: { now?: () => number } = {},
+): Promise<BotServices> {
 	const metrics = createMetrics({ commands: commandDefinitions.map((definition) => definition.name) });
 	const onError = (error: unknown) => {
 		log.error({ err: error }, 'storage error');
@@ -41,6 +45,7 @@ export async function openBotServices(config: Config, log: Logger): Promise<BotS
 		keyv: stores.history,
 		withLock,
 		historyDays: config.historyDays,
+		now: options.now,
 	});
 	const stats = createStatsClient({
 		baseUrl: config.statsApiBaseUrl,
@@ -81,6 +86,7 @@ export async function openBotServices(config: Config, log: Logger): Promise<BotS
 		guildApi: botGuildApi(createBotRest(config)),
 		log,
 		metrics,
+		now: options.now,
 	};
 	// Reports and the sampler run in every process and transport: claims in the store make each post and
 	// each daily sample happen once in total, and posting needs only the bot token's REST access.

@@ -65,9 +65,33 @@ export function channelRefusalOf(error: unknown): ChannelRefusal | null {
 	return null;
 }
 
+/** A server's name changes rarely; an hour-old name in a chart title is fine and saves a call per chart. */
+export const GUILD_NAME_TTL_MS = 60 * 60 * 1000;
+/** A failed read is not retried on every chart for a minute, so a Discord outage costs no extra calls. */
+const GUILD_NAME_RETRY_MS = 60 * 1000;
+/** The reply waits at most this for a name it does not have yet; without it, the chart says "server account". */
+const GUILD_NAME_TIMEOUT_MS = 2000;
+/** Entries kept at most; past it the oldest go first (a process serves many servers, names are small). */
+const GUILD_NAME_CACHE_SIZE = 10_000;
+
+export interface BotGuildApiOptions {
+	/** Epoch ms; tests move it to expire cached names. */
+	now?: () => number;
+}
+
 /** The core's GuildApi over the bot's REST client; Discord's refusals become ChannelRefusedError. */
-export function botGuildApi(rest: REST): GuildApi {
+export function botGuildApi(rest: REST, options: BotGuildApiOptions = {}): GuildApi {
 	const api = new API(rest);
+	const now = options.now ?? Date.now;
+	const names = new Map<string, { name: Promise<string | null>; expiresAt: number }>();
+	const readName = async (guildId: string): Promise<string | null> => {
+		try {
+			const guild = await api.guilds.get(guildId, {}, { signal: AbortSignal.timeout(GUILD_NAME_TIMEOUT_MS) });
+			return guild.name;
+		} catch {
+			return null;
+		}
+	};
 	return {
 		async postMessage(channelId, message, options = {}) {
 			try {
@@ -93,6 +117,19 @@ export function botGuildApi(rest: REST): GuildApi {
 			} catch (error) {
 				return channelRefusalOf(error) === 'channelGone' ? 'deleted' : 'unknown';
 			}
+		},
+		guildName(guildId) {
+			const cached = names.get(guildId);
+			if (cached && cached.expiresAt > now()) return cached.name;
+			names.delete(guildId);
+			if (names.size >= GUILD_NAME_CACHE_SIZE) names.delete(names.keys().next().value ?? '');
+			// The promise is cached, so concurrent charts of one server share one call.
+			const entry = { name: readName(guildId), expiresAt: now() + GUILD_NAME_TTL_MS };
+			names.set(guildId, entry);
+			void entry.name.then((name) => {
+				if (name === null) entry.expiresAt = now() + GUILD_NAME_RETRY_MS;
+			});
+			return entry.name;
 		},
 	};
 }

@@ -31,4 +31,6 @@ export interface BotContext {
 	log: Logger;
 	/** Prometheus instruments; every label comes from a fixed set, never an id, key or name. */
 	metrics: Metrics;
+	/** The bot's clock, epoch ms: decides which UTC day is today. Tests pin it; absent, Date.now. */
+	now?: () => number;
 }

@@ -7,15 +7,24 @@ import type { DailyFigures } from './daily-figures.js';
 /** Percent is unrounded; the caller shows it signed with one decimal. `new`: the earlier period was 0. */
 export type Change = { kind: 'percent'; value: number } | { kind: 'new' } | { kind: 'unknown' };
 
+/** Today is not over: its figure so far stands beside yesterday's total, and no change is computed. */
+export interface TodayBesideYesterday {
+	today: number | null;
+	yesterday: number | null;
+}
+
+/** A run of complete UTC days (`from` to `to`, both included) against as many days just before it. */
 export interface PeriodComparison {
+	from: string;
+	to: string;
 	current: number | null;
 	previous: number | null;
 	change: Change;
 }
 
-/** Today vs yesterday, the last 7 days (today included) vs the 7 before, the last 30 vs the 30 before. */
+/** Today beside yesterday; the 7 complete days ending yesterday against the 7 before; the same for 30. */
 export interface PeriodComparisons {
-	day: PeriodComparison;
+	day: TodayBesideYesterday;
 	week: PeriodComparison;
 	month: PeriodComparison;
 }
@@ -25,7 +34,8 @@ export interface Comparisons {
 	joins: PeriodComparisons;
 }
 
-const PERIODS = { day: 1, week: 7, month: 30 } as const;
+/** Days in each compared period; both end yesterday, the last complete UTC day. */
+export const COMPARED_DAYS = { week: 7, month: 30 } as const;
 
 /** Compares two period totals; never a percentage from an unknown one. 0 after 0 is no change. */
 export function changeBetween(current: number | null, previous: number | null): Change {
@@ -35,29 +45,39 @@ export function changeBetween(current: number | null, previous: number | null): 
 }
 
 /**
- * The embed's comparison lines. Current sends are the snapshot's own totals (today, weekly, monthly) where it
- * has them; every other figure is the sum of the history's days, and only when every day of the period is known.
- * Joins come from the history alone (today's are today's latest `joins.today`).
+ * The embed's comparisons, complete days against complete days, so the hour of the request changes nothing:
+ * each period ends yesterday (by the bot's clock, `today`) and is compared with as many days just before it.
+ * A period's total is the sum of the history's days, and only when every one of its days is known. Today's
+ * figure so far is the snapshot's own (the history's when there is no snapshot), shown beside yesterday's.
  */
 export function comparePeriods(
 	record: HistoryRecord | null,
 	snapshot: StatsSnapshot | null,
 	today: string,
 ): Comparisons {
-	const longest = Math.max(...Object.values(PERIODS));
-	const series = dailySeries(record, { from: addDays(today, -(2 * longest - 1)), to: today, today });
-	const totals = snapshot
-		? { day: snapshot.sends.today, week: snapshot.sends.weekly, month: snapshot.sends.monthly }
-		: null;
+	const yesterday = addDays(today, -1);
+	const longest = Math.max(...Object.values(COMPARED_DAYS));
+	// Complete days only: the series stops at yesterday, whatever the time of day.
+	const complete = dailySeries(record, { from: addDays(today, -2 * longest), to: yesterday, today });
+	const [todayInHistory] = dailySeries(record, { from: today, to: today, today });
 	const compare = (metric: 'sends' | 'joins'): PeriodComparisons => {
-		const line = (name: keyof typeof PERIODS): PeriodComparison => {
-			const length = PERIODS[name];
-			const own = metric === 'sends' ? (totals?.[name] ?? null) : null;
-			const current = own ?? sumOf(series.slice(-length), metric);
-			const previous = sumOf(series.slice(-2 * length, -length), metric);
-			return { current, previous, change: changeBetween(current, previous) };
+		const period = (length: number): PeriodComparison => {
+			const current = sumOf(complete.slice(-length), metric);
+			const previous = sumOf(complete.slice(-2 * length, -length), metric);
+			return {
+				from: addDays(today, -length),
+				to: yesterday,
+				current,
+				previous,
+				change: changeBetween(current, previous),
+			};
 		};
-		return { day: line('day'), week: line('week'), month: line('month') };
+		const todaySoFar = snapshot ? snapshot[metric].today : (todayInHistory?.[metric] ?? null);
+		return {
+			day: { today: todaySoFar, yesterday: complete.at(-1)?.[metric] ?? null },
+			week: period(COMPARED_DAYS.week),
+			month: period(COMPARED_DAYS.month),
+		};
 	};
 	return { sends: compare('sends'), joins: compare('joins') };
 }

@@ -34,9 +34,9 @@ const instance: i18n = i18next.createInstance();
 void instance.init({
 	resources: Object.fromEntries(LOCALES.map((locale) => [locale, { translation: CATALOGUE[locale] }])),
 	lng: FALLBACK_LOCALE,
-	// A code outside supportedLngs drops straight to the fallback. es-419 never reaches here through
-	// resolveLocale; the entry keeps a direct caller from getting a language mix (a per-language entry does
-	// not inherit `default`, hence en-US repeated).
+	// A code outside supportedLngs drops straight to the fallback. resolveLocale turns es-419 into es-ES
+	// before it reaches here; the entry keeps a direct caller from getting a language mix (a per-language
+	// entry does not inherit `default`, hence en-US repeated).
 	fallbackLng: { 'es-419': ['es-ES', FALLBACK_LOCALE], default: [FALLBACK_LOCALE] },
 	supportedLngs: [...LOCALES],
 	load: 'currentOnly',

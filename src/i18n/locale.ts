@@ -25,10 +25,17 @@ export function isLocale(value: unknown): value is Locale {
 }
 
 /**
- * The language of a reply for a Discord `locale` or `guild_locale`. Only the eight product locales
- * are kept; every other code, regional variants such as `en-GB` and `es-419` included, renders exactly
- * as en-US, so one member never sees a mix of two languages.
+ * Discord locales outside the product that read the catalogue of the same language: Latin-American
+ * Spanish gets the Spanish texts (Discord itself falls back the same way for command descriptions).
+ */
+export const LOCALE_FALLBACKS: ReadonlyMap<string, Locale> = new Map([['es-419', 'es-ES']]);
+
+/**
+ * The language of a reply for a Discord `locale` or `guild_locale`: a product locale as it is, a locale of
+ * LOCALE_FALLBACKS as its language's catalogue, and every other code (`en-GB`, `ko`, …) exactly as en-US,
+ * numbers included, so one member never sees a mix of two languages.
  */
 export function resolveLocale(discordLocale: string | null | undefined): Locale {
-	return isLocale(discordLocale) ? discordLocale : FALLBACK_LOCALE;
+	if (isLocale(discordLocale)) return discordLocale;
+	return (discordLocale ? LOCALE_FALLBACKS.get(discordLocale) : undefined) ?? FALLBACK_LOCALE;
 }

@@ -10,5 +10,5 @@ type LeafPaths<T, Prefix extends string = ''> = {
 
 type WithoutPluralSuffix<K extends string> = K extends `${infer Base}_${PluralSuffix}` ? Base : K;
 
-/** Every key of the catalogue, plural keys by their base name (`embed.fewerDays`, called with `count`). */
+/** Every key of the catalogue, plural keys by their base name (`embed.age.days`, called with `count`). */
 export type MessageKey = WithoutPluralSuffix<LeafPaths<typeof enUS>>;

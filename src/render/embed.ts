@@ -1,6 +1,6 @@
 import { escapeMarkdown } from 'discord.js';
 import type { APIEmbed, APIEmbedField } from 'discord.js';
-import type { Change, Comparisons, PeriodComparison } from '../history/compare.js';
+import type { Change, Comparisons, PeriodComparison, TodayBesideYesterday } from '../history/compare.js';
 import { resolveLocale, translator, type MessageKey, type Translate } from '../i18n/index.js';
 import type { Figure, StatsResult, StatsSnapshot } from '../stats-api/snapshot.js';
 import type { StatsScope } from '../stats-options.js';
@@ -42,7 +42,7 @@ export function buildStatsEmbed(result: StatsResult, options: StatsEmbedOptions)
 	const t = translator(locale);
 	const { snapshot } = result;
 	const name = snapshot.meta.user === null ? null : sanitizeAccountName(snapshot.meta.user);
-	const footer = options.comparisons ? `${t('embed.footer')}\n${t('embed.compareNote')}` : t('embed.footer');
+	const footer = options.comparisons ? `${t('embed.footer')}\n${t('fullDays.note')}` : t('embed.footer');
 
 	const embed: APIEmbed = {
 		title: t('embed.titleNoAccount'),
@@ -90,19 +90,23 @@ function buildDescription(result: StatsResult, name: string | null, options: Sta
 	return lines.join('\n');
 }
 
-type PeriodName = 'day' | 'week' | 'month';
-
-/** One period per field, each with its change against the period before it. */
+/** The service's own totals, each period as it reports it (today and the rolling periods include today). */
 const PERIODS = [
-	{ key: 'embed.fields.today', period: 'day', pick: (s: StatsSnapshot) => [s.sends.today, s.joins.today] },
-	{ key: 'embed.fields.last7', period: 'week', pick: (s: StatsSnapshot) => [s.sends.weekly, s.joins.weekly] },
-	{ key: 'embed.fields.last30', period: 'month', pick: (s: StatsSnapshot) => [s.sends.monthly, s.joins.monthly] },
-	{ key: 'embed.fields.allTime', period: null, pick: (s: StatsSnapshot) => [s.sends.allTime, s.joins.allTime] },
+	{ key: 'fullDays.today', isToday: true, pick: (s: StatsSnapshot) => [s.sends.today, s.joins.today] },
+	{ key: 'embed.fields.last7', isToday: false, pick: (s: StatsSnapshot) => [s.sends.weekly, s.joins.weekly] },
+	{ key: 'embed.fields.last30', isToday: false, pick: (s: StatsSnapshot) => [s.sends.monthly, s.joins.monthly] },
+	{ key: 'embed.fields.allTime', isToday: false, pick: (s: StatsSnapshot) => [s.sends.allTime, s.joins.allTime] },
 ] as const satisfies readonly {
 	key: MessageKey;
-	period: PeriodName | null;
+	isToday: boolean;
 	pick: (s: StatsSnapshot) => readonly [Figure, Figure];
 }[];
+
+/** The comparisons, complete days only; each field names the days it compares. */
+const COMPARED = [
+	{ key: 'fullDays.last7', period: 'week' },
+	{ key: 'fullDays.last30', period: 'month' },
+] as const satisfies readonly { key: MessageKey; period: 'week' | 'month' }[];
 
 function buildFields(
 	snapshot: StatsSnapshot,
@@ -110,15 +114,15 @@ function buildFields(
 	t: Translate,
 	locale: string,
 ): APIEmbedField[] {
-	const fields: APIEmbedField[] = PERIODS.map(({ key, period, pick }) => {
+	const fields: APIEmbedField[] = PERIODS.map(({ key, isToday, pick }) => {
 		const [sends, joins] = pick(snapshot);
-		const sendsChange = period && comparisons ? comparisons.sends[period] : null;
-		const joinsChange = period && comparisons ? comparisons.joins[period] : null;
+		// Today stands beside yesterday's total, never against it: the day is not over.
+		const beside = isToday ? comparisons : null;
 		return {
 			name: t(key),
 			value: [
-				figureLine(t, 'sends', formatCount(sends, locale), sendsChange, locale),
-				figureLine(t, 'joins', formatCount(joins, locale), joinsChange, locale),
+				todayLine(t, 'sends', formatCount(sends, locale), beside?.sends.day ?? null, locale),
+				todayLine(t, 'joins', formatCount(joins, locale), beside?.joins.day ?? null, locale),
 			].join('\n'),
 			inline: true,
 		};
@@ -136,17 +140,40 @@ function buildFields(
 		value: t('embed.conversionValue', { value: formatDecimal(joinsPer100Sends(snapshot), locale) }),
 		inline: true,
 	});
+	if (comparisons) {
+		for (const { key, period } of COMPARED) {
+			fields.push({
+				name: t(key),
+				value: [
+					changeLine(t, 'sends', comparisons.sends[period], locale),
+					changeLine(t, 'joins', comparisons.joins[period], locale),
+				].join('\n'),
+				inline: true,
+			});
+		}
+	}
 	return fields;
 }
 
-function figureLine(
+function todayLine(
 	t: Translate,
 	metric: 'sends' | 'joins',
 	value: string,
-	comparison: PeriodComparison | null,
+	beside: TodayBesideYesterday | null,
 	locale: string,
 ): string {
-	if (comparison === null) return t(metric === 'sends' ? 'embed.sends' : 'embed.joins', { value });
+	if (beside === null) return t(metric === 'sends' ? 'embed.sends' : 'embed.joins', { value });
+	const yesterday = formatCount(beside.yesterday, locale);
+	return t(metric === 'sends' ? 'fullDays.sendsBesideYesterday' : 'fullDays.joinsBesideYesterday', {
+		value,
+		yesterday,
+	});
+}
+
+/** The period's total with its change; an unknown total is a dash alone, its change being unknown too. */
+function changeLine(t: Translate, metric: 'sends' | 'joins', comparison: PeriodComparison, locale: string): string {
+	const value = formatCount(comparison.current, locale);
+	if (comparison.current === null) return t(metric === 'sends' ? 'embed.sends' : 'embed.joins', { value });
 	const change = changeText(comparison.change, t, locale);
 	return t(metric === 'sends' ? 'embed.sendsWithChange' : 'embed.joinsWithChange', { value, change });
 }

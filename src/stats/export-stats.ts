@@ -20,11 +20,11 @@ export interface StatsExport extends ExportFile {
  * in (the same fetch as `/stats`, so it also feeds the history).
  */
 export async function exportStats(
-	ctx: FetchDeps & HistoryDeps,
+	ctx: FetchDeps & HistoryDeps & { now?: () => number },
 	target: StatsTarget,
 	options: { days: StatsDays; now?: number },
 ): Promise<StatsExport> {
-	const now = options.now ?? Date.now();
+	const now = options.now ?? ctx.now?.() ?? Date.now();
 	const today = utcDateOf(now);
 	const result = await fetchStatsFor(ctx, target);
 	const record = await historyWithSnapshot(ctx, result, now);

@@ -1,3 +1,4 @@
+import type { GuildApi } from '../guild-api.js';
 import type { Locale } from '../i18n/index.js';
 import type { StatsTarget } from './request.js';
 import type { StatsDays, StatsMetric } from '../stats-options.js';
@@ -5,8 +6,11 @@ import type { StatsScope } from '../stats-options.js';
 import { fetchStatsFor, type FetchDeps } from './resolve-key.js';
 import { buildStatsReply, type StatsReply, type StatsReplyDeps, type StatsView } from './stats-reply.js';
 
-/** Everything the stats use case reads: the link, the endpoint, the history and the renderer. */
-export type StatsDeps = FetchDeps & StatsReplyDeps;
+/**
+ * Everything the stats use case reads: the link, the endpoint, the history, the renderer, and Discord for the
+ * server's name in a scope:server chart (absent: the chart says "server account").
+ */
+export type StatsDeps = FetchDeps & StatsReplyDeps & { guildApi?: Pick<GuildApi, 'guildName'> };
 
 /**
  * The stats use case: whose figures (target) and what view in, the reply model out. `/stats`, Share and
@@ -17,9 +21,20 @@ export async function showStats(
 	target: StatsTarget,
 	view: Omit<StatsView, 'scope'> & { scope?: StatsScope },
 ): Promise<StatsReply> {
+	const serverName = serverNameFor(ctx, target, view.serverName);
 	const result = await fetchStatsFor(ctx, target);
 	// The target decides the scope; a view's own scope (older callers pass one) cannot contradict it.
-	return buildStatsReply(ctx, result, { ...view, scope: target.scope });
+	return buildStatsReply(ctx, result, { ...view, scope: target.scope, serverName: await serverName });
+}
+
+/**
+ * The server a scope:server chart names: the caller's when it gave one, else Discord's (read with the bot token,
+ * cached), asked while the stats are fetched. A name Discord cannot give never costs the reply.
+ */
+function serverNameFor(ctx: StatsDeps, target: StatsTarget, given: string | null | undefined): Promise<string | null> {
+	if (given !== undefined) return Promise.resolve(given);
+	if (target.scope !== 'server' || !target.guildId || !ctx.guildApi) return Promise.resolve(null);
+	return ctx.guildApi.guildName(target.guildId).catch(() => null);
 }
 
 /**
@@ -39,7 +54,7 @@ export function buildServerReport(
 			days: options.days,
 			metric: options.metric ?? 'sends',
 			locale: options.locale,
-			serverName: options.serverName ?? null,
+			serverName: options.serverName,
 			now: options.now,
 		},
 	);

@@ -29,12 +29,12 @@ export interface StatsView extends Omit<StatsRequest, 'metric'> {
 	now?: number;
 }
 
-/** The history a snapshot is folded into and the renderer that draws the chart. */
-export type StatsReplyDeps = HistoryDeps & ChartDeps;
+/** The history a snapshot is folded into, the renderer that draws the chart, and the bot's clock (default Date.now). */
+export type StatsReplyDeps = HistoryDeps & ChartDeps & { now?: () => number };
 
 /** The embed (each period against the one before) and, when the renderer manages, the chart the embed points at. */
 export async function buildStatsReply(ctx: StatsReplyDeps, result: StatsResult, view: StatsView): Promise<StatsReply> {
-	const now = view.now ?? Date.now();
+	const now = view.now ?? ctx.now?.() ?? Date.now();
 	const today = utcDateOf(now);
 	const record = await historyWithSnapshot(ctx, result, now);
 	const chart = await renderStatsChart(ctx, record, {

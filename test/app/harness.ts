@@ -24,6 +24,8 @@ export interface Harness {
 	linkSecretHex: string;
 	/** Every log line the bot wrote. */
 	logs: string[];
+	/** The clock the bot and the bundled service share (epoch ms): pinned when the test gave one. */
+	now: () => number;
 	close(): Promise<void>;
 }
 
@@ -49,13 +51,25 @@ function captureLogs(lines: string[]): Writable {
 }
 
 export async function startHarness(
-	options: { upstreamUrl?: string; env?: Record<string, string>; guildCount?: number } = {},
+	options: {
+		upstreamUrl?: string;
+		env?: Record<string, string>;
+		guildCount?: number;
+		/** Pins the clock of the bot and the bundled service, so "today" cannot change under a test at 00:00 UTC. */
+		now?: () => number;
+	} = {},
 ) {
+	const now = options.now ?? Date.now;
 	const dir = mkdtempSync(join(tmpdir(), 'adstats-e2e-'));
 	let service: Harness['service'] = null;
 	if (!options.upstreamUrl) {
 		const store = openStatsStore(join(dir, 'service.sqlite'));
-		const server = await startStatsServer({ store, port: 0, rateLimitPerMinute: 0 });
+		const server = await startStatsServer({
+			store,
+			port: 0,
+			rateLimitPerMinute: 0,
+			now: options.now ? () => new Date(now()) : undefined,
+		});
 		service = {
 			url: server.url,
 			store,
@@ -83,7 +97,7 @@ export async function startHarness(
 	});
 	await registerBotCommands(sandbox);
 	const logs: string[] = [];
-	const bot = await startBot(config, { logDestination: captureLogs(logs) });
+	const bot = await startBot(config, { logDestination: captureLogs(logs), now: options.now });
 	const harness: Harness = {
 		sandbox,
 		bot,
@@ -92,6 +106,7 @@ export async function startHarness(
 		botToken: sandbox.token,
 		linkSecretHex,
 		logs,
+		now,
 		close: async () => {
 			await bot.stop();
 			await sandbox.close();
@@ -105,7 +120,7 @@ export async function startHarness(
 /** Creates an account with ~120 days of activity in the bundled service and returns its key. */
 export function createAccount(harness: Harness, name: string): string {
 	if (!harness.service) throw new Error('this harness has no bundled service');
-	return seedDemoAccount(harness.service.store, { name, days: 120 }).apiKey;
+	return seedDemoAccount(harness.service.store, { name, days: 120, now: new Date(harness.now()) }).apiKey;
 }
 
 /** Plays `/link` (or `/server-key set`) and its modal; resolves with the final private reply. */

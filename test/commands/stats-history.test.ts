@@ -21,6 +21,12 @@ const BOB = '320000000000000002';
 const CAROL = '320000000000000003';
 const ADMIN = '320000000000000009';
 const SEEDED_DAYS = 120;
+/**
+ * The bot and the bundled service run on one clock that starts at 12:18 UTC on a fixed day and moves with
+ * real time: "today" cannot change under the test at midnight, and later writes still come later.
+ */
+const CLOCK_START = Date.parse('2026-11-23T12:18:00Z');
+const TODAY = '2026-11-23';
 
 const integer = (name: string, value: number) => ({ name, type: 4, value });
 const string = (name: string, value: string) => ({ name, type: 3, value });
@@ -30,16 +36,20 @@ describe('/stats and /export from the history the bot keeps', () => {
 	let quickchart: FakeQuickChart;
 	let aliceKey: string;
 	let bobKey: string;
-	let today: string;
+	const today = TODAY;
 
 	before(async () => {
 		quickchart = await startFakeQuickChart();
-		h = await startHarness({ env: { CHART_RENDERER: 'quickchart', QUICKCHART_URL: quickchart.url } });
+		const startedAt = performance.now();
+		h = await startHarness({
+			env: { CHART_RENDERER: 'quickchart', QUICKCHART_URL: quickchart.url },
+			now: () => CLOCK_START + Math.round(performance.now() - startedAt),
+		});
 		aliceKey = createAccount(h, 'Alice_Ads');
 		bobKey = createAccount(h, 'Bob_Ads');
 		await linkViaModal(h, aliceKey, { userId: ALICE });
 		await linkViaModal(h, bobKey, { userId: BOB });
-		today = utcDateOf(Date.now());
+		assert.equal(utcDateOf(h.now()), TODAY);
 		await seedHistory(h, aliceKey, SEEDED_DAYS);
 	});
 	after(async () => {
@@ -103,23 +113,56 @@ describe('/stats and /export from the history the bot keeps', () => {
 		assert.match(embed.description, new RegExp(`History starts on ${written.format(Date.parse(firstKnown))}`, 'u'));
 	});
 
-	it('compares each period with the one before it, sends and joins, once the history knows both', async () => {
+	it('compares complete days with complete days: today beside yesterday, 7 and 30 full days to yesterday', async () => {
 		const { embed } = await stats(ALICE, []);
-		const field = (name: string) => embed.fields.find((f) => f.name === name)!.value;
-		for (const name of ['Today', 'Last 7 days', 'Last 30 days']) {
-			assert.match(
-				field(name),
-				/^Sends: \*\*[\d,]+\*\* (▲ \+|▼ −|■ ±)[\d,]+\.\d %|^Sends: \*\*[\d,]+\*\* ★ new/u,
-				name,
-			);
+		const field = (name: string) => embed.fields.find((f) => f.name === name)?.value;
+		const live = (await h.bot.ctx.stats.fetchSnapshot(aliceKey)).snapshot;
+		// Sends of a complete day: the live breakdown for its 30 days, the seeded history before them.
+		const sendsAgo = (daysAgo: number) => {
+			const date = addDays(today, -daysAgo);
+			return live.sends.dailyBreakdown.find((day) => day.date === date)?.sends ?? seededSends(date);
+		};
+		const total = (from: number, to: number, figure: (daysAgo: number) => number) =>
+			Array.from({ length: to - from + 1 }, (_, i) => figure(from + i)).reduce((a, b) => a + b, 0);
+		const count = (value: number) => value.toLocaleString('en-US');
+		const line = (metric: string, current: number, previous: number) => {
+			const percent = Math.round(((current - previous) / previous) * 1000) / 10;
+			const sign = percent > 0 ? `▲ +` : percent < 0 ? `▼ −` : `■ ±`;
+			return `${metric}: **${count(current)}** ${sign}${Math.abs(percent).toFixed(1)} %`;
+		};
+		assert.equal(
+			field('Today so far'),
+			`Sends: **${count(live.sends.today!)}** · yesterday ${count(sendsAgo(1))}\n` +
+				`Joins: **${count(live.joins.today!)}** · yesterday ${count(seededJoins(1))}`,
+			'today so far has no percentage',
+		);
+		assert.equal(
+			field('7 full days to yesterday'),
+			`${line('Sends', total(1, 7, sendsAgo), total(8, 14, sendsAgo))}\n` +
+				line('Joins', total(1, 7, seededJoins), total(8, 14, seededJoins)),
+		);
+		assert.equal(
+			field('30 full days to yesterday'),
+			`${line('Sends', total(1, 30, sendsAgo), total(31, 60, sendsAgo))}\n` +
+				line('Joins', total(1, 30, seededJoins), total(31, 60, seededJoins)),
+		);
+		for (const name of ['Last 7 days', 'Last 30 days', 'All time']) {
+			assert.doesNotMatch(field(name) ?? '', /[▲▼■★]/u, `${name} shows the service's totals, no change`);
 		}
-		assert.match(field('Last 7 days'), /\nJoins: \*\*[\d,]+\*\* (▲ \+|▼ −|■ ±)[\d,]+\.\d %$/u);
-		assert.doesNotMatch(field('All time'), /[▲▼■★]/u, 'all time has nothing to compare with');
 		assert.match(embed.fields.find((f) => f.name === 'Failed sends (all time)')!.value, /of attempts/u);
 
-		const fresh = await stats(BOB, []);
-		const bobMonth = fresh.embed.fields.find((f) => f.name === 'Last 30 days')!.value;
-		assert.match(bobMonth, /^Sends: \*\*[\d,]+\*\* —\nJoins: \*\*[\d,]+\*\* —$/u, 'no history before: unknown, not 0');
+		// Bob's history is one day old: his breakdown knows 14 complete days of sends, nothing knows his joins per day.
+		const bob = (await stats(BOB, [])).embed.fields;
+		const bobField = (name: string) => bob.find((f) => f.name === name)?.value;
+		assert.match(
+			bobField('Today so far') ?? '',
+			/^Sends: \*\*[\d,]+\*\* · yesterday [\d,]+\nJoins: \*\*[\d,]+\*\* · yesterday —$/u,
+		);
+		assert.match(
+			bobField('7 full days to yesterday') ?? '',
+			/^Sends: \*\*[\d,]+\*\* (▲ \+|▼ −|■ ±)[\d,]+\.\d %\nJoins: \*\*—\*\*$/u,
+		);
+		assert.equal(bobField('30 full days to yesterday'), 'Sends: **—**\nJoins: **—**', 'unknown, not 0');
 	});
 
 	it('metric:joins draws joins per day from the history', async () => {
@@ -221,8 +264,15 @@ describe('/stats and /export from the history the bot keeps', () => {
 		assert.equal(report.files.length, 1);
 		assert.equal(reportEmbed.image?.url, `attachment://${report.files[0]!.name}`);
 		const reportChart = quickchart.charts.slice(chartsBefore).at(-1);
-		assert.equal(reportChart?.options.plugins.title.text, 'Bob_Ads · Konto des Servers');
+		assert.equal(
+			reportChart?.options.plugins.title.text,
+			'Bob_Ads · Server Sandbox Guild 1',
+			'the report names the server',
+		);
 		assert.equal(reportChart?.data.labels.length, 7);
+		// /stats scope:server names the server too: its name read with the bot token (GET /guilds/{id}), then cached.
+		const serverStats = await stats(ADMIN, [string('scope', 'server')], { guildId, permissions: ADMIN_PERMISSIONS });
+		assert.equal(serverStats.chart?.options.plugins.title.text, 'Bob_Ads · server Sandbox Guild 1');
 
 		await remove();
 		assert.notEqual(await h.bot.ctx.history.read(historyAccountId('Bob_Ads')), null, 'Bob still links Bob_Ads');
@@ -240,7 +290,7 @@ describe('/stats and /export from the history the bot keeps', () => {
 	 * cannot land after a deletion the test then checks.
 	 */
 	async function linkAndSettle(apiKey: string, account: string, context: Parameters<typeof linkViaModal>[2]) {
-		const started = Date.now();
+		const started = h.now();
 		await linkViaModal(h, apiKey, context);
 		const id = historyAccountId(account);
 		await waitUntil(async () => ((await h.bot.ctx.history.read(id))?.updatedAt ?? 0) >= started);

@@ -52,12 +52,14 @@ describe("/stats speaks the reader's language: private replies the member's, pub
 		assert.deepEqual(
 			embed.fields.map((f) => f.name),
 			[
-				'Heute',
+				'Heute bisher',
 				'Letzte 7 Tage',
 				'Letzte 30 Tage',
 				'Insgesamt',
 				'Fehlgeschlagene Sendungen (insgesamt)',
 				'Beitritte je 100 Sendungen',
+				'7 volle Tage bis gestern',
+				'30 volle Tage bis gestern',
 			],
 		);
 		assert.match(embed.fields[3]!.value, /^Sendungen: \*\*\d{1,3}(\.\d{3})*\*\*\nBeitritte: /u, 'German grouping');
@@ -79,7 +81,7 @@ describe("/stats speaks the reader's language: private replies the member's, pub
 			.finalMessage();
 		const embed = embedOf(message.embeds);
 		assert.equal(embed.title, '広告の統計');
-		assert.equal(embed.fields[0]!.name, '今日');
+		assert.equal(embed.fields[0]!.name, '今日(現時点)');
 		assert.match(embed.fields[0]!.value, /^送信数: \*\*/u);
 		assert.match(lastChart().options.plugins.subtitle.text, /^日別の送信数、.*\d{4}.*\(UTC\)$/u);
 		assert.match(JSON.stringify(message.components), /チャンネルで共有/u);
@@ -161,5 +163,17 @@ describe("/stats speaks the reader's language: private replies the member's, pub
 			assert.notEqual(message.content, translator('en-US')('help.text'));
 			assert.match(message.content, /`\/stats/u, 'commands keep their fixed names');
 		}
+	});
+
+	it('a Latin-American Spanish member (es-419) gets the Spanish embed and chart, not English', async () => {
+		const message = await h.sandbox
+			.dispatchCommand({ name: 'stats', userId: HANAKO, locale: 'es-419', guildLocale: 'de' })
+			.finalMessage();
+		const embed = embedOf(message.embeds);
+		assert.equal(embed.title, translator('es-ES')('embed.titleNoAccount'));
+		assert.equal(embed.fields[0]!.name, 'Hoy hasta ahora');
+		assert.match(embed.fields[0]!.value, /^Envíos: \*\*/u);
+		assert.match(lastChart().options.plugins.subtitle.text, /^Envíos por día, .*\d{4}.* \(UTC\)$/u);
+		assert.match(JSON.stringify(message.components), new RegExp(translator('es-ES')('buttons.share'), 'u'));
 	});
 });

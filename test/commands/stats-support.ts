@@ -58,7 +58,7 @@ export const seededSends = (date: string): number => 100 + Number(date.slice(8, 
  * taken them: each dated by its own `generated_at`, consistent with the live snapshot (joins and failed sends
  * before today add up to its totals), so joins per day come out as `seededJoins`.
  */
-export async function seedHistory(h: Harness, apiKey: string, days: number, now = Date.now()): Promise<StatsSnapshot> {
+export async function seedHistory(h: Harness, apiKey: string, days: number, now = h.now()): Promise<StatsSnapshot> {
 	const live = (await h.bot.ctx.stats.fetchSnapshot(apiKey)).snapshot;
 	const today = utcDateOf(now);
 	const joinsBeforeToday = (live.joins.allTime ?? 0) - (live.joins.today ?? 0);

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { botGuildApi, createBotRest } from '../../src/discord/bot-rest.js';
+import { botGuildApi, createBotRest, GUILD_NAME_TTL_MS } from '../../src/discord/bot-rest.js';
 import { ChannelRefusedError } from '../../src/errors.js';
 
 interface Received {
@@ -73,5 +73,36 @@ describe('posting a report over REST', () => {
 			assert.equal(error.reason, reason);
 		}
 		assert.equal(received.splice(0).length, 3, 'no retry');
+	});
+});
+
+describe("reading a server's name for chart titles", () => {
+	test('asks GET /guilds/{id} with the bot token once, then answers from the cache for an hour', async () => {
+		let now = 1_000_000;
+		const api = botGuildApi(createBotRest({ discordApiUrl: apiUrl, discordToken: 'bot-token' }), { now: () => now });
+		answer = { status: 200, body: { id: '77', name: 'Growth Club' } };
+		const [first, concurrent] = await Promise.all([api.guildName('77'), api.guildName('77')]);
+		assert.equal(first, 'Growth Club');
+		assert.equal(concurrent, 'Growth Club');
+		const [request, ...others] = received.splice(0);
+		assert.equal(request?.url, '/v10/guilds/77');
+		assert.equal(request?.authorization, 'Bot bot-token');
+		assert.equal(others.length, 0, 'concurrent readers share one call');
+
+		answer = { status: 200, body: { id: '77', name: 'Renamed Club' } };
+		now += GUILD_NAME_TTL_MS - 1;
+		assert.equal(await api.guildName('77'), 'Growth Club', 'cached');
+		assert.equal(received.splice(0).length, 0);
+		now += 2;
+		assert.equal(await api.guildName('77'), 'Renamed Club', 'read again after the TTL');
+		assert.equal(received.splice(0).length, 1);
+	});
+
+	test('a server Discord cannot describe has no name, and is not asked again at once', async () => {
+		const api = guildApi();
+		answer = { status: 404, body: { message: 'Unknown Guild', code: 10_004 } };
+		assert.equal(await api.guildName('404'), null);
+		assert.equal(await api.guildName('404'), null);
+		assert.equal(received.splice(0).length, 1);
 	});
 });

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildChartSeries } from '../../src/history/chart-series.js';
-import { changeBetween, comparePeriods } from '../../src/history/compare.js';
 import { addDays } from '../../src/history/utc-days.js';
 import { buildExport, buildExportCsv, exportFileName } from '../../src/history/export-csv.js';
 import { foldSnapshot } from '../../src/history/record.js';
@@ -79,42 +78,6 @@ test('with too little history the joins chart says from which day the first figu
 	const figures = dailySeries(next, { from: TODAY, to: TODAY, today: '2026-11-24' });
 	assert.equal(figures[0]?.joins, 10);
 	assert.equal(buildChartSeries(steadyHistory(1), { days: 7, metric: 'sends', today: TODAY }).firstFigureDate, null);
-});
-
-test('changes: percent, new after zero, no change after zero, unknown when either side is', () => {
-	assert.deepEqual(changeBetween(150, 120), { kind: 'percent', value: 25 });
-	assert.deepEqual(changeBetween(90, 120), { kind: 'percent', value: -25 });
-	assert.deepEqual(changeBetween(5, 0), { kind: 'new' });
-	assert.deepEqual(changeBetween(0, 0), { kind: 'percent', value: 0 });
-	assert.deepEqual(changeBetween(null, 3), { kind: 'unknown' });
-	assert.deepEqual(changeBetween(3, null), { kind: 'unknown' });
-});
-
-test('period comparisons use the snapshot totals for current sends and never sum unknown days', () => {
-	const record = steadyHistory(20);
-	const snapshot = makeSnapshot({
-		generatedAt: `${TODAY}T06:00:00Z`,
-		sendsToday: 150,
-		sendsWeekly: 700,
-		sendsMonthly: 3000,
-	});
-	const { sends, joins } = comparePeriods(record, snapshot, TODAY);
-	assert.deepEqual(sends.day, { current: 150, previous: 100, change: { kind: 'percent', value: 50 } });
-	assert.deepEqual(sends.week, { current: 700, previous: 700, change: { kind: 'percent', value: 0 } });
-	assert.deepEqual(sends.month, { current: 3000, previous: null, change: { kind: 'unknown' } });
-	assert.deepEqual(joins.day, { current: 4, previous: 10, change: { kind: 'percent', value: -60 } });
-	assert.deepEqual(joins.week, {
-		current: 64,
-		previous: 70,
-		change: { kind: 'percent', value: ((64 - 70) / 70) * 100 },
-	});
-	assert.deepEqual(joins.month.change, { kind: 'unknown' });
-});
-
-test('without a snapshot, current sends are summed from the history', () => {
-	const { sends } = comparePeriods(steadyHistory(3), null, TODAY);
-	assert.deepEqual(sends.day, { current: 100, previous: 100, change: { kind: 'percent', value: 0 } });
-	assert.equal(sends.week.current, null);
 });
 
 test('the CSV has the fixed header, CRLF rows oldest first and empty cells where unknown', () => {

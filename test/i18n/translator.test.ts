@@ -19,10 +19,16 @@ describe('resolveLocale', () => {
 		for (const locale of LOCALES) assert.equal(resolveLocale(locale), locale);
 	});
 
-	it('renders every other Discord locale as en-US, regional variants included', () => {
-		assert.equal(resolveLocale('es-419'), 'en-US');
+	it('serves Latin-American Spanish (es-419) the Spanish catalogue', () => {
+		assert.equal(resolveLocale('es-419'), 'es-ES');
+		assert.equal(translator(resolveLocale('es-419'))('buttons.share'), translator('es-ES')('buttons.share'));
+	});
+
+	it('renders every other Discord locale as en-US, other regional variants included', () => {
 		assert.equal(resolveLocale('en-GB'), 'en-US');
 		assert.equal(resolveLocale('zh-CN'), 'en-US');
+		assert.equal(resolveLocale('es'), 'en-US', 'not a Discord locale');
+		assert.equal(resolveLocale('constructor'), 'en-US');
 	});
 
 	it('falls back to en-US for garbage, a wrong case or nothing', () => {
@@ -46,21 +52,21 @@ describe('translator', () => {
 
 	it('takes only keys of the catalogue, plural keys by their base name (checked by tsc)', () => {
 		const t = translator('en-US');
-		assert.equal(t('embed.fewerDays', { count: 2 }), 'The stats service gives the last 2 days; the chart shows those.');
+		assert.equal(t('embed.age.days', { count: 2 }), '2 days old');
 		// @ts-expect-error a key that is not in the catalogue
 		assert.equal(t('embed.noSuchKey'), 'embed.noSuchKey');
 		// @ts-expect-error a plural form is chosen by `count`, never named
-		t('embed.fewerDays_one');
+		t('embed.age.days_one');
 	});
 
 	it('inserts values as they are: Discord is not HTML', () => {
-		const text = translator('en-US')('embed.title', { account: 'Tom & Jerry <3 "quoted"' });
-		assert.equal(text, 'Ad statistics · Tom & Jerry <3 "quoted"');
+		const text = translator('en-US')('embed.account', { account: 'Tom & Jerry <3 "quoted"' });
+		assert.equal(text, 'Account: **Tom & Jerry <3 "quoted"**');
 	});
 
 	it('never reads an inserted value as a placeholder or a nested key (an account name is input)', () => {
-		const text = translator('de')('embed.title', { account: '{{userId}} $t(buttons.share)', userId: '1' });
-		assert.equal(text, 'Werbestatistik · {{userId}} $t(buttons.share)');
+		const text = translator('de')('embed.account', { account: '{{userId}} $t(buttons.share)', userId: '1' });
+		assert.equal(text, 'Konto: **{{userId}} $t(buttons.share)**');
 	});
 
 	it('keeps mentions and code spans around the inserted values', () => {

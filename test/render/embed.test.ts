@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { APIEmbed } from 'discord.js';
-import { changeBetween, type Comparisons, type PeriodComparisons } from '../../src/history/compare.js';
+import { changeBetween, type Comparisons, type PeriodComparison } from '../../src/history/compare.js';
+import { comparePeriods } from '../../src/history/compare.js';
+import { foldSnapshot } from '../../src/history/record.js';
+import { addDays, utcDateOf } from '../../src/history/utc-days.js';
 import { translator } from '../../src/i18n/index.js';
+import { makeSnapshot } from '../history/snapshots.js';
 import {
 	buildStatsEmbed,
 	changeText,
@@ -46,7 +50,7 @@ function fieldValues(embed: APIEmbed): Record<string, string> {
 
 test('embed fields show the period totals with en-US grouping', () => {
 	assert.deepEqual(fieldValues(build(fresh(snapshot()))), {
-		Today: 'Sends: **12**\nJoins: **3**',
+		'Today so far': 'Sends: **12**\nJoins: **3**',
 		'Last 7 days': 'Sends: **1,234**\nJoins: **40**',
 		'Last 30 days': 'Sends: **2,000**\nJoins: **150**',
 		'All time': 'Sends: **97,500**\nJoins: **5,432**',
@@ -57,7 +61,7 @@ test('embed fields show the period totals with en-US grouping', () => {
 
 test('embed fields are German, with German grouping and decimal commas, for the de locale', () => {
 	assert.deepEqual(fieldValues(build(fresh(snapshot()), { locale: 'de' })), {
-		Heute: 'Sendungen: **12**\nBeitritte: **3**',
+		'Heute bisher': 'Sendungen: **12**\nBeitritte: **3**',
 		'Letzte 7 Tage': 'Sendungen: **1.234**\nBeitritte: **40**',
 		'Letzte 30 Tage': 'Sendungen: **2.000**\nBeitritte: **150**',
 		Insgesamt: 'Sendungen: **97.500**\nBeitritte: **5.432**',
@@ -71,9 +75,16 @@ test('a locale outside the catalogue renders exactly as en-US, numbers included'
 		fieldValues(build(fresh(snapshot()), { locale: 'en-GB' })),
 		fieldValues(build(fresh(snapshot()), { locale: 'en-US' })),
 	);
+});
+
+test('a Latin-American Spanish member (es-419) reads the Spanish embed, numbers included', () => {
+	assert.deepEqual(
+		fieldValues(build(fresh(snapshot()), { locale: 'es-419' })),
+		fieldValues(build(fresh(snapshot()), { locale: 'es-ES' })),
+	);
 	assert.equal(
-		fieldValues(build(fresh(snapshot()), { locale: 'es-419' }))['Last 7 days'],
-		'Sends: **1,234**\nJoins: **40**',
+		fieldValues(build(fresh(snapshot()), { locale: 'es-419' }))['Últimos 7 días'],
+		'Envíos: **1234**\nUniones: **40**',
 	);
 });
 
@@ -108,7 +119,7 @@ test('null figures show as a dash, never as 0 or "null"', () => {
 	};
 	const embed = build(fresh(snap));
 	assert.deepEqual(fieldValues(embed), {
-		Today: 'Sends: **—**\nJoins: **—**',
+		'Today so far': 'Sends: **—**\nJoins: **—**',
 		'Last 7 days': 'Sends: **—**\nJoins: **—**',
 		'Last 30 days': 'Sends: **—**\nJoins: **—**',
 		'All time': 'Sends: **—**\nJoins: **—**',
@@ -211,30 +222,80 @@ test('scope server names the server account', () => {
 	assert.match(build(fresh(snapshot()), { scope: 'server' }).description ?? '', /^Server's account: \*\*Acme Ads\*\*/u);
 });
 
-function comparisons(overrides: Partial<Record<'sends' | 'joins', Partial<PeriodComparisons>>> = {}): Comparisons {
-	const line = (current: number | null, previous: number | null) => ({
-		current,
-		previous,
-		change: changeBetween(current, previous),
-	});
+const period = (from: string, current: number | null, previous: number | null): PeriodComparison => ({
+	from,
+	to: '2026-11-20',
+	current,
+	previous,
+	change: changeBetween(current, previous),
+});
+
+function comparisons(): Comparisons {
 	return {
-		sends: { day: line(12, 10), week: line(1234, 1490), month: line(2000, 2000), ...overrides.sends },
-		joins: { day: line(3, 0), week: line(40, null), month: line(150, 100), ...overrides.joins },
+		sends: {
+			day: { today: 12, yesterday: 172 },
+			week: period('2026-11-14', 1234, 1490),
+			month: period('2026-10-22', 2000, 2000),
+		},
+		joins: {
+			day: { today: 3, yesterday: null },
+			week: period('2026-11-14', 40, null),
+			month: period('2026-10-22', null, 100),
+		},
 	};
 }
 
-test('each period shows its change against the period before, with arrows and signs, not colour alone', () => {
+test('today stands beside yesterday, without a percentage; full days to yesterday carry the change', () => {
 	const embed = build(fresh(snapshot()), { comparisons: comparisons() });
 	assert.deepEqual(fieldValues(embed), {
-		Today: 'Sends: **12** ▲ +20.0 %\nJoins: **3** ★ new',
-		'Last 7 days': 'Sends: **1,234** ▼ −17.2 %\nJoins: **40** —',
-		'Last 30 days': 'Sends: **2,000** ■ ±0.0 %\nJoins: **150** ▲ +50.0 %',
+		'Today so far': 'Sends: **12** · yesterday 172\nJoins: **3** · yesterday —',
+		'Last 7 days': 'Sends: **1,234**\nJoins: **40**',
+		'Last 30 days': 'Sends: **2,000**\nJoins: **150**',
 		'All time': 'Sends: **97,500**\nJoins: **5,432**',
 		'Failed sends (all time)': '**2,500**\n2.5% of attempts',
 		'Joins per 100 sends': '**7.5**\nlast 30 days',
+		'7 full days to yesterday': 'Sends: **1,234** ▼ −17.2 %\nJoins: **40** —',
+		'30 full days to yesterday': 'Sends: **2,000** ■ ±0.0 %\nJoins: **—**',
 	});
+	assert.doesNotMatch(embed.fields?.[0]?.value ?? '', /[▲▼■★%]/u, 'today has no change');
 	assert.match(embed.footer?.text ?? '', /Days are UTC calendar days\./u);
-	assert.match(embed.footer?.text ?? '', /compare each period with the one before it/u);
+	assert.match(embed.footer?.text ?? '', /compare full UTC days with as many days just before them/u);
+});
+
+test('the comparisons are worded in the reply language, numbers included', () => {
+	const fields = fieldValues(build(fresh(snapshot()), { comparisons: comparisons(), locale: 'de' }));
+	assert.equal(fields['Heute bisher'], 'Sendungen: **12** · gestern 172\nBeitritte: **3** · gestern —');
+	assert.equal(fields['7 volle Tage bis gestern'], 'Sendungen: **1.234** ▼ −17,2 %\nBeitritte: **40** —');
+});
+
+test('at 00:05, 12:18 and 23:55 UTC the full-day fields read the same and today carries no percentage', () => {
+	const today = '2026-11-21';
+	const texts = ['00:05', '12:18', '23:55'].map((time) => {
+		const now = Date.parse(`${today}T${time}:00Z`);
+		// 61 complete days (120 sends a day for the 7 to yesterday, 100 before), then today so far.
+		const breakdown = (from: number, to: number, sends: (back: number) => number) =>
+			Object.fromEntries(
+				Array.from({ length: to - from + 1 }, (_, i) => [addDays(today, -(from + i)), sends(from + i)]),
+			);
+		const older = makeSnapshot({
+			generatedAt: `${addDays(today, -30)}T06:00:00Z`,
+			breakdown: breakdown(30, 60, () => 100),
+		});
+		const soFar = Math.round((Date.parse(`${today}T${time}:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 600_000);
+		const live = makeSnapshot({
+			generatedAt: new Date(now).toISOString(),
+			breakdown: { ...breakdown(1, 29, (back) => (back <= 7 ? 120 : 100)), [today]: soFar },
+			sendsToday: soFar,
+		});
+		const record = foldSnapshot(foldSnapshot(null, older, now), live, now);
+		const embed = build(fresh(snapshot()), { comparisons: comparePeriods(record, live, utcDateOf(now)), now });
+		return fieldValues(embed);
+	});
+	for (const fields of texts) {
+		assert.equal(fields['7 full days to yesterday'], 'Sends: **840** ▲ +20.0 %\nJoins: **—**');
+		assert.equal(fields['30 full days to yesterday'], 'Sends: **3,140** ▲ +4.7 %\nJoins: **—**');
+		assert.match(fields['Today so far'] ?? '', /^Sends: \*\*12\*\* · yesterday 120\nJoins: \*\*3\*\* · yesterday —$/u);
+	}
 });
 
 test('a change rounds to one decimal before it picks its arrow, and follows the locale', () => {

@@ -51,7 +51,7 @@ const ctx = {
 	stores,
 	cooldowns: {} as BotContext['cooldowns'],
 	settings: createSettingsStore({ keyv: stores.settings, withLock: createKeyedMutex() }),
-	guildApi: {} as BotContext['guildApi'],
+	guildApi: { guildName: async () => null } as Partial<BotContext['guildApi']> as BotContext['guildApi'],
 	log: createLogger('silent'),
 	metrics: createMetrics({ commands: [], collectDefault: false }),
 } satisfies BotContext;

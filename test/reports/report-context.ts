@@ -77,7 +77,7 @@ export async function openReportContext(): Promise<ReportTestContext> {
 		stores,
 		cooldowns: {} as BotContext['cooldowns'],
 		settings: createSettingsStore({ keyv: stores.settings, withLock: createKeyedMutex() }),
-		guildApi: {} as BotContext['guildApi'],
+		guildApi: { guildName: async () => 'Report Guild' } as Partial<BotContext['guildApi']> as BotContext['guildApi'],
 		log: createLogger('silent'),
 		metrics: createMetrics({ commands: [], collectDefault: false }),
 	} satisfies BotContext;

@@ -24,11 +24,14 @@ function linkRecord(accountName: string | null) {
 	};
 }
 
+/** The bot's clock, pinned: the snapshots and the history agree on one UTC day whenever the test runs. */
+const NOW = Date.parse('2026-11-23T12:18:00Z');
+
 function snapshotOf(user: string): StatsSnapshot {
 	return {
 		sends: { today: 1, weekly: 1, monthly: 1, allTime: 1, failedAllTime: 0, dailyBreakdown: [] },
 		joins: { today: 0, weekly: 0, monthly: 0, allTime: 0 },
-		meta: { generatedAt: new Date().toISOString(), user },
+		meta: { generatedAt: new Date(NOW).toISOString(), user },
 	};
 }
 
@@ -45,7 +48,7 @@ for (const backend of backends) {
 		let history: HistoryStore;
 		before(async () => {
 			opened = await backend.open();
-			history = createHistoryStore({ keyv: opened.stores.history });
+			history = createHistoryStore({ keyv: opened.stores.history, now: () => NOW });
 		});
 		after(async () => opened.cleanup());
 
