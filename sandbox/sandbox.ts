@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { appRoutes } from './app-routes.js';
+import { doctorExtras, doctorRoutes, type SandboxOverwrite } from './doctor-routes.js';
 import { buildUser, GuildFixture, idsPerGuild, MEMBER_PERMISSIONS } from './fixtures.js';
 import { Gateway } from './gateway.js';
 import type { GatewaySessionInfo } from './gateway.js';
@@ -276,6 +277,12 @@ export class DiscordSandbox {
 	}
 
 	/** Commands registered by PUT/POST: global ones, or a guild's when `guildId` is given. */
+	/** Replaces a channel's permission overwrites as `GET /channels/{id}` reports them, e.g. to deny the bot a permission. */
+	setChannelOverwrites(channelId: string, overwrites: readonly SandboxOverwrite[]): void {
+		if (!this.state.guildOfChannel(channelId)) throw new Error(`the sandbox has no channel ${channelId}`);
+		doctorExtras(this.state).overwrites.set(channelId, [...overwrites]);
+	}
+
 	registeredCommands(guildId?: string): Json[] {
 		return this.state.commands.get(guildId ?? 'global') ?? [];
 	}
@@ -408,7 +415,7 @@ export async function startDiscordSandbox(options: SandboxOptions = {}): Promise
 		guilds,
 		url: () => state.gatewayUrl,
 	});
-	const server = createServer(createRequestListener(state, [...interactionRoutes, ...appRoutes]));
+	const server = createServer(createRequestListener(state, [...interactionRoutes, ...doctorRoutes, ...appRoutes]));
 	server.on('upgrade', (request, socket, head: Buffer) => {
 		if ((request.url ?? '').startsWith('/gateway')) gateway.handleUpgrade(request, socket, head);
 		else socket.destroy();
@@ -421,6 +428,7 @@ export async function startDiscordSandbox(options: SandboxOptions = {}): Promise
 	state.gatewayUrl = `ws://127.0.0.1:${port}/gateway`;
 	state.messages.setBaseUrl(`http://127.0.0.1:${port}`);
 	const http = new HttpDelivery(state);
+	doctorExtras(state).verifyKey = http.publicKeyHex;
 	if (options.interactions) {
 		const { url } = options.interactions;
 		http.use(Array.isArray(url) ? url : [url]);
