@@ -306,6 +306,27 @@ describe('npm run doctor', () => {
 		}
 	});
 
+	test('a report whose channel was deleted fails channels, naming it', async () => {
+		// A snowflake a second later than the guild's: no channel of the stand-in has it.
+		const gone = String(BigInt(reportChannel) + (1000n << 22n));
+		const stores = await openStores(baseEnv.STORE_URL ?? '');
+		const reports = createReportStore(stores);
+		const record = await reports.get(guildId, reportChannel);
+		assert.ok(record);
+		await reports.put({ ...record, channelId: gone });
+		try {
+			const run = await doctor();
+			assert.equal(status(run, 'channels'), 'fail');
+			assert.match(
+				detail(run, 'channels'),
+				new RegExp(`report in channel ${gone} .*: the channel was deleted; move it`),
+			);
+		} finally {
+			await reports.remove(guildId, gone);
+			await stores.close();
+		}
+	});
+
 	test('a link no configured secret opens fails links with the count', async () => {
 		const run = await doctor({ LINK_SECRET_PREVIOUS: undefined });
 		assert.equal(status(run, 'links'), 'fail');
@@ -345,6 +366,14 @@ describe('npm run doctor with a store that fails', () => {
 		});
 	}
 
+	test('a password in STORE_URL never reaches the output, even in the store error', async () => {
+		const password = `pw-${randomBytes(6).toString('hex')}`;
+		const run = await doctor({ STORE_URL: `postgres://postgres:${password}@127.0.0.1:${await closedPort()}/test` });
+		assert.equal(status(run, 'store'), 'fail');
+		assert.match(detail(run, 'store'), /^the postgres store (could not be opened|did not take the probe entry)/);
+		assert.ok(!run.stdout.includes(password) && !run.stderr.includes(password), 'the password was printed');
+	});
+
 	for (const url of [REDIS_URL, POSTGRES_URL]) {
 		test(`the store probe passes on ${url.split(':')[0]}`, async () => {
 			const run = await doctor({ STORE_URL: url });
@@ -377,6 +406,19 @@ describe('npm run doctor in HTTP interactions mode', () => {
 		assert.match(detail(run, 'interactions'), /refuses a badly signed request \(401\)/);
 		assert.equal(run.lines.has('gateway'), false);
 		assert.equal(run.code, 0, run.stdout);
+	});
+
+	test('an endpoint that does not answer is a warning: the bot may not be running', async () => {
+		const run = await doctor({
+			INTERACTIONS_PORT: String(await closedPort()),
+			DISCORD_PUBLIC_KEY: sandbox.publicKeyHex,
+		});
+		assert.equal(status(run, 'interactions'), 'warn');
+		assert.match(
+			detail(run, 'interactions'),
+			/nothing answers on 127\.0\.0\.1:\d+ \(connection refused\): start the bot/,
+		);
+		assert.equal(run.code, 0);
 	});
 
 	test('a wrong DISCORD_PUBLIC_KEY fails interactions', async () => {
