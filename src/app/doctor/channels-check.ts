@@ -121,11 +121,12 @@ export const channelsCheck: Check<DoctorContext> = {
 /** The guild's roles and the bot's member; null when the bot is no longer in the guild. */
 async function readGuild(ctx: DoctorContext, guildId: string, botId: string): Promise<GuildView | null> {
 	try {
-		const [roles, member] = await Promise.all([
+		const [guild, roles, member] = await Promise.all([
+			ctx.rest.get(Routes.guild(guildId)) as Promise<{ owner_id?: string }>,
 			ctx.rest.get(Routes.guildRoles(guildId)) as Promise<APIRole[]>,
 			ctx.rest.get(Routes.guildMember(guildId, botId)) as Promise<APIGuildMember>,
 		]);
-		return { ownerId: null, roles, member };
+		return { ownerId: guild.owner_id ?? null, roles, member };
 	} catch (error) {
 		if (error instanceof DiscordAPIError && (error.status === 404 || error.status === 403)) return null;
 		throw error;
