@@ -22,7 +22,7 @@ function application(state: SandboxState): Json {
 		bot: botUser,
 		bot_public: true,
 		bot_require_code_grant: false,
-		verify_key: '0'.repeat(64),
+		verify_key: state.verifyKey,
 		flags: 0,
 		owner: { ...botUser, bot: false, id: '1', username: 'sandbox-owner' },
 		team: null,

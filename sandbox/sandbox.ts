@@ -663,6 +663,7 @@ export async function startDiscordSandbox(options: SandboxOptions = {}): Promise
 	state.gatewayUrl = `ws://127.0.0.1:${port}/gateway`;
 	state.messages.setBaseUrl(origin);
 	const http = new HttpDelivery(state);
+	state.verifyKey = http.publicKeyHex;
 	if (options.interactions) {
 		const { url } = options.interactions;
 		http.use(Array.isArray(url) ? url : [url]);

@@ -64,6 +64,8 @@ export class SandboxState {
 	handlingMs = 0;
 	/** ws://127.0.0.1:PORT/gateway, set once the server listens. */
 	gatewayUrl = '';
+	/** The application's Ed25519 public key (hex), as `verify_key` reports it; set once HTTP delivery has its key pair. */
+	verifyKey = '0'.repeat(64);
 	readonly oauth: OAuthStore;
 	readonly guildsWithoutBot = new Map<string, GuildWithoutBot>();
 	/** Every accepted channel rename, in order. */

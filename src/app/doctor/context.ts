@@ -1,0 +1,81 @@
+import { existsSync } from 'node:fs';
+import type { REST } from '@discordjs/rest';
+import { DiscordAPIError } from '@discordjs/rest';
+import { Routes, type APIApplication, type APIUser } from 'discord.js';
+import type { Config } from '../../config.js';
+import { createBotRest } from '../../discord/bot-rest.js';
+import { openStores, type Stores } from '../../store/open-stores.js';
+import { sqliteFileOf, storeSchemeOf } from '../../store-url.js';
+import { STORE_DEADLINE_MS, withDeadline } from '../../store/with-deadline.js';
+
+/** What the checks share: the configuration and, opened once on first use, Discord's answers and the store. */
+export interface DoctorContext {
+	config: Config;
+	rest: REST;
+	/** `GET /users/@me`: the token's bot user. */
+	botUser(): Promise<APIUser>;
+	/** `GET /applications/@me`: the token's application. */
+	application(): Promise<APIApplication>;
+	/** The store STORE_URL names; rejects when it cannot be opened within the store deadline. */
+	stores(): Promise<Stores>;
+	/** Releases what was opened, within a bounded time. */
+	close(): Promise<void>;
+}
+
+/** Deadline of one store operation during the doctor's checks. */
+export const DOCTOR_STORE_DEADLINE_MS = STORE_DEADLINE_MS;
+
+export function createDoctorContext(config: Config): DoctorContext {
+	const rest = createBotRest(config);
+	const once = <T>(load: () => Promise<T>): (() => Promise<T>) => {
+		let promise: Promise<T> | null = null;
+		return () => {
+			promise ??= load();
+			return promise;
+		};
+	};
+	const stores = once(async () => {
+		// Opening a SQLite path creates the file: the doctor leaves that to `npm start`.
+		if (storeSchemeOf(config.storeUrl) === 'sqlite' && !existsSync(sqliteFileOf(config.storeUrl))) {
+			throw new NoStoreYetError(sqliteFileOf(config.storeUrl));
+		}
+		return withDeadline(
+			openStores(config.storeUrl, { deadlineMs: DOCTOR_STORE_DEADLINE_MS }),
+			DOCTOR_STORE_DEADLINE_MS + 1000,
+		);
+	});
+	let storesOpened = false;
+	return {
+		config,
+		rest,
+		botUser: once(async () => (await rest.get(Routes.user())) as APIUser),
+		application: once(async () => (await rest.get(Routes.currentApplication())) as APIApplication),
+		stores: async () => {
+			const opened = await stores();
+			storesOpened = true;
+			return opened;
+		},
+		close: async () => {
+			if (storesOpened) await withDeadline((await stores()).close(), 5000).catch(() => undefined);
+		},
+	};
+}
+
+/** STORE_URL names a SQLite file that does not exist yet (the bot has not run with it). */
+export class NoStoreYetError extends Error {
+	override name = 'NoStoreYetError';
+	constructor(readonly file: string) {
+		super(`the SQLite file ${file} does not exist yet`);
+	}
+}
+
+/** True when Discord refused the bot token itself (401). */
+export function isTokenRefused(error: unknown): boolean {
+	return error instanceof DiscordAPIError && error.status === 401;
+}
+
+/** Discord's refusal as a host reads it: status and code, never the request (its headers hold the token). */
+export function discordProblem(error: unknown): string | null {
+	if (!(error instanceof DiscordAPIError)) return null;
+	return `Discord answered ${error.status} (code ${String(error.code)}: ${error.message.slice(0, 120)})`;
+}

@@ -1,0 +1,102 @@
+import { readFileSync } from 'node:fs';
+import { ConfigError, loadConfig, type Config } from '../../config.js';
+import type { Env } from '../../env-readers.js';
+import { storeSchemeOf } from '../../store-url.js';
+import {
+	fail,
+	ok,
+	runCheck,
+	secretRedactor,
+	summarize,
+	type Check,
+	type CheckResult,
+	type DoctorReport,
+} from './check.js';
+import { channelsCheck } from './channels-check.js';
+import { createDoctorContext, type DoctorContext } from './context.js';
+import {
+	applicationCheck,
+	commandsCheck,
+	discordTokenCheck,
+	gatewayCheck,
+	interactionsCheck,
+} from './discord-checks.js';
+import { chartCheck, statsApiCheck } from './service-checks.js';
+import { linksCheck, storeCheck } from './store-checks.js';
+
+/**
+ * The checks in DESIGN.md's order, each with whether it applies to the configuration. `web` (with
+ * WEB_PORT) joins once the configuration has the dashboard's variables.
+ */
+function checksFor(config: Config): Check<DoctorContext>[] {
+	const httpMode = config.interactionsPort !== null;
+	return [
+		discordTokenCheck,
+		applicationCheck,
+		commandsCheck,
+		...(httpMode ? [] : [gatewayCheck]),
+		...(httpMode ? [interactionsCheck] : []),
+		storeCheck,
+		linksCheck,
+		statsApiCheck,
+		...(config.chartRenderer === 'none' ? [] : [chartCheck]),
+		channelsCheck,
+	];
+}
+
+/** Runs every check that applies, concurrently, each within its own deadline; never prints. */
+export async function runDoctor(env: Env): Promise<DoctorReport> {
+	const redact = secretRedactor(env);
+	const results: CheckResult[] = [];
+	let config: Config | null = null;
+	try {
+		config = loadConfig(env);
+		results.push({ name: 'config', ...ok(describeConfig(config)) });
+	} catch (error) {
+		if (!(error instanceof ConfigError)) throw error;
+		results.push({
+			name: 'config',
+			...fail(
+				`${error.problems.join('; ')}: fix these in the environment or .env (see .env.example); the other checks need them`,
+			),
+		});
+	}
+	results.push({ name: 'node', ...checkNode() });
+	if (config !== null) {
+		const ctx = createDoctorContext(config);
+		try {
+			results.push(...(await Promise.all(checksFor(config).map((check) => runCheck(check, ctx)))));
+		} finally {
+			// Bounded: a store that never answered must not hold the report back.
+			await ctx.close();
+		}
+	}
+	return summarize(results.map((result) => ({ ...result, detail: redact(result.detail) })));
+}
+
+function describeConfig(config: Config): string {
+	const mode = config.interactionsPort === null ? 'gateway' : 'HTTP interactions';
+	return `every variable parses (${mode} mode, ${storeSchemeOf(config.storeUrl)} store, CHART_RENDERER=${config.chartRenderer})`;
+}
+
+const packageJson = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+	engines?: { node?: string };
+};
+
+/** `engines.node` as `>=X.Y.Z` (the only form package.json uses) against the running Node.js. */
+function checkNode() {
+	const wanted = packageJson.engines?.node ?? '>=20';
+	const minimum = /^>=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(wanted.trim());
+	const running = process.versions.node;
+	if (!minimum) return ok(`Node.js ${running} (engines: ${wanted}, not compared)`);
+	const want = minimum.slice(1, 4).map((part) => Number(part ?? 0));
+	const have = running.split('.').map(Number);
+	for (let i = 0; i < 3; i++) {
+		const a = have[i] ?? 0;
+		const b = want[i] ?? 0;
+		if (a > b) break;
+		if (a < b)
+			return fail(`Node.js ${running} does not satisfy engines ${wanted}: install Node.js ${want.join('.')} or newer`);
+	}
+	return ok(`Node.js ${running} satisfies ${wanted}`);
+}

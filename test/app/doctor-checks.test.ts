@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { diffCommands } from '../../src/app/doctor/commands-diff.js';
+import { channelPermissions } from '../../src/app/doctor/permissions.js';
+import { ok, runCheck, secretRedactor, type Check } from '../../src/app/doctor/check.js';
+import { commandDefinitions } from '../../commands/definitions/index.js';
+
+test('a check that never settles fails at its deadline while the others finish', async () => {
+	const hangs: Check<null> = {
+		name: 'store',
+		deadlineMs: 300,
+		onDeadline: 'check STORE_URL',
+		run: () => new Promise(() => undefined),
+	};
+	const answers: Check<null> = { name: 'chart', deadlineMs: 300, onDeadline: '', run: async () => ok('drawn') };
+	const started = performance.now();
+	const results = await Promise.all([runCheck(hangs, null), runCheck(answers, null)]);
+	const ms = performance.now() - started;
+	assert.deepEqual(results, [
+		{ name: 'store', status: 'fail', detail: 'no answer within 0.3 s: check STORE_URL' },
+		{ name: 'chart', status: 'ok', detail: 'drawn' },
+	]);
+	assert.ok(ms >= 290 && ms < 1500, `took ${Math.round(ms)} ms`);
+});
+
+test('the redactor removes secrets, their decoded forms and URL passwords', () => {
+	const secret = Buffer.alloc(32, 7);
+	const redact = secretRedactor({
+		DISCORD_TOKEN: 'abc.def.ghijkl',
+		LINK_SECRET: secret.toString('hex'),
+		STORE_URL: 'postgres://bot:s3cr3t-pass@db/bot',
+		STATS_API_BASE_URL: 'http://127.0.0.1:8080',
+	});
+	const text = redact(`token abc.def.ghijkl, ${secret.toString('base64')}, s3cr3t-pass, 127.0.0.1:8080`);
+	assert.equal(text, 'token [redacted], [redacted], [redacted], 127.0.0.1:8080');
+});
+
+test('registered commands as Discord returns them equal their definitions; changes are named', () => {
+	const definitions = commandDefinitions.map((definition) => definition.toJSON());
+	// Discord adds ids and versions and stores empty fields its own way.
+	const registered = definitions.map((json, i) => ({
+		...json,
+		id: String(1000 + i),
+		application_id: '1',
+		version: '2',
+		default_member_permissions: json.default_member_permissions ?? null,
+		nsfw: false,
+		integration_types: json.integration_types ?? [0],
+		contexts: json.contexts ?? null,
+	}));
+	assert.deepEqual(diffCommands(definitions, registered), { missing: [], changed: [], extra: [] });
+	const edited = registered.map((json) => (json.name === 'link' ? { ...json, description: 'old' } : json));
+	assert.deepEqual(diffCommands(definitions, [...edited.slice(1), { name: 'old' }]), {
+		missing: ['stats'],
+		changed: ['link'],
+		extra: ['old'],
+	});
+});
+
+test("permissions follow Discord's order: roles, @everyone overwrite, role overwrites, member overwrite", () => {
+	const subject = {
+		guildId: 'g',
+		ownerId: null,
+		userId: 'bot',
+		roles: [
+			{ id: 'g', permissions: String(1n << 10n) },
+			{ id: 'r', permissions: String((1n << 11n) | (1n << 15n)) },
+		],
+		memberRoles: ['r'],
+	};
+	const view = 1n << 10n;
+	const send = 1n << 11n;
+	const attach = 1n << 15n;
+	assert.equal(channelPermissions(subject, []), view | send | attach);
+	const denyAttach = { id: 'g', type: 0 as const, allow: '0', deny: String(attach) };
+	assert.equal(channelPermissions(subject, [denyAttach]), view | send);
+	const roleAllows = { id: 'r', type: 0 as const, allow: String(attach), deny: '0' };
+	assert.equal(channelPermissions(subject, [denyAttach, roleAllows]), view | send | attach);
+	const memberDenies = { id: 'bot', type: 1 as const, allow: '0', deny: String(send) };
+	assert.equal(channelPermissions(subject, [roleAllows, memberDenies]), view | attach);
+	const admin = {
+		...subject,
+		roles: [...subject.roles, { id: 'a', permissions: String(1n << 3n) }],
+		memberRoles: ['r', 'a'],
+	};
+	assert.ok((channelPermissions(admin, [memberDenies]) & send) !== 0n);
+});

@@ -1,0 +1,439 @@
+// `npm run doctor` as a host runs it: the CLI as a child process against the Discord stand-in, the
+// bundled stats service and real stores, with one fault planted at a time.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { API } from '@discordjs/core/http-only';
+import { PermissionFlagsBits } from 'discord.js';
+import { commandDefinitions } from '../../commands/definitions/index.js';
+import { createBotRest } from '../../src/discord/bot-rest.js';
+import { startInteractionsServer, type InteractionsServer } from '../../src/discord/interactions-server.js';
+import type { InteractionRouter } from '../../src/discord/router.js';
+import { registerCommands } from '../../src/discord/register.js';
+import { createLinkStore } from '../../src/links/link-store.js';
+import { createLogger } from '../../src/logger.js';
+import { createReportStore } from '../../src/reports/report-store.js';
+import { REPORT_SCHEMA_VERSION } from '../../src/reports/report-record.js';
+import { openStatsStore, seedDemoAccount, startStatsServer } from '../../src/service/index.js';
+import { createSettingsStore } from '../../src/settings/settings-store.js';
+import { listEntries } from '../../src/store/list-entries.js';
+import { createKeyedMutex } from '../../src/store/locks.js';
+import { CACHE_NAMESPACE } from '../../src/store/namespaces.js';
+import { openStores } from '../../src/store/open-stores.js';
+import { startDiscordSandbox, type DiscordSandbox } from '../../sandbox/index.js';
+import { POSTGRES_URL, REDIS_URL } from '../links/backends.js';
+import { startTcpProxy, type TcpProxy } from '../store/tcp-proxy.js';
+
+const CLI = new URL('../../src/app/doctor/main.ts', import.meta.url).pathname;
+const TSX = import.meta.resolve('tsx');
+const SECRET = randomBytes(32);
+const OLD_SECRET = randomBytes(32);
+
+interface Run {
+	code: number;
+	stdout: string;
+	stderr: string;
+	ms: number;
+	/** `status detail` per check name, from the text output. */
+	lines: Map<string, { status: string; detail: string }>;
+}
+
+let dir: string;
+let sandbox: DiscordSandbox;
+let service: { url: string; close(): Promise<void> };
+let apiKeys: string[];
+let guildId: string;
+let reportChannel: string;
+let auditChannel: string;
+let baseEnv: Record<string, string>;
+
+async function doctor(env: Record<string, string | undefined> = {}, args: string[] = []): Promise<Run> {
+	const merged = Object.fromEntries(
+		Object.entries({ ...baseEnv, ...env }).filter((entry): entry is [string, string] => entry[1] !== undefined),
+	);
+	const started = performance.now();
+	const run = await new Promise<Omit<Run, 'lines' | 'ms'>>((resolve) => {
+		execFile(
+			process.execPath,
+			['--import', TSX, CLI, ...args],
+			// No inherited variables and no .env: the cwd is a fresh directory.
+			{ env: { PATH: process.env.PATH ?? '', ...merged }, cwd: dir, timeout: 60_000 },
+			(error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+		);
+	});
+	const lines = new Map<string, { status: string; detail: string }>();
+	for (const line of run.stdout.split('\n')) {
+		const match = /^(ok|warn|fail) ([a-z-]+): (.*)$/.exec(line);
+		if (match) lines.set(match[2] ?? '', { status: match[1] ?? '', detail: match[3] ?? '' });
+	}
+	assertNoSecret(run, merged);
+	return { ...run, lines, ms: performance.now() - started };
+}
+
+/** Whatever failed, no token, secret or API key reaches the output, in any encoding the checks might use. */
+function assertNoSecret(run: { stdout: string; stderr: string }, env: Record<string, string>): void {
+	const output = `${run.stdout}${run.stderr}`;
+	const secrets = [
+		env.DISCORD_TOKEN,
+		env.LINK_SECRET,
+		env.LINK_SECRET_PREVIOUS,
+		sandbox.token,
+		SECRET.toString('hex'),
+		SECRET.toString('base64'),
+		OLD_SECRET.toString('hex'),
+		...apiKeys,
+	];
+	for (const secret of secrets) if (secret) assert.ok(!output.includes(secret), 'a secret was printed');
+}
+
+const status = (run: Run, name: string) => run.lines.get(name)?.status;
+const detail = (run: Run, name: string) => run.lines.get(name)?.detail ?? '';
+
+before(async () => {
+	dir = mkdtempSync(join(tmpdir(), 'doctor-'));
+	const statsStore = openStatsStore(join(dir, 'service.sqlite'));
+	const server = await startStatsServer({ store: statsStore, port: 0, rateLimitPerMinute: 0 });
+	service = {
+		url: server.url,
+		close: async () => {
+			await server.close();
+			statsStore.close();
+		},
+	};
+	apiKeys = [
+		seedDemoAccount(statsStore, { name: 'acme', days: 3 }).apiKey,
+		seedDemoAccount(statsStore, { name: 'older', days: 3 }).apiKey,
+	];
+	sandbox = await startDiscordSandbox({ guildCount: 1, channelsPerGuild: 4 });
+	guildId = sandbox.guildIds[0] ?? '';
+	const channels = sandbox.guilds[0]?.channelIds ?? [];
+	reportChannel = channels[1] ?? '';
+	auditChannel = channels[2] ?? '';
+	await registerGlobal(commandDefinitions);
+
+	const storeUrl = `sqlite://${join(dir, 'bot.sqlite')}`;
+	const stores = await openStores(storeUrl);
+	const verifyKey = async () => ({ accountName: 'acme' });
+	await createLinkStore({ keyv: stores.links, secret: SECRET, previousSecret: null, verifyKey }).linkUser(
+		'1',
+		apiKeys[0] ?? '',
+	);
+	// Written before a secret rotation: opens only with LINK_SECRET_PREVIOUS.
+	await createLinkStore({ keyv: stores.links, secret: OLD_SECRET, previousSecret: null, verifyKey }).linkUser(
+		'2',
+		apiKeys[1] ?? '',
+	);
+	await createReportStore(stores).put({
+		v: REPORT_SCHEMA_VERSION,
+		guildId,
+		channelId: reportChannel,
+		every: 'daily',
+		hour: 9,
+		timezone: 'UTC',
+		weekday: null,
+		createdBy: '1',
+		since: Date.now(),
+		guildLocale: null,
+		paused: null,
+	});
+	await createSettingsStore({ keyv: stores.settings, withLock: createKeyedMutex() }).update(guildId, {
+		auditChannelId: auditChannel,
+	});
+	await stores.close();
+
+	baseEnv = {
+		DISCORD_TOKEN: sandbox.token,
+		DISCORD_APPLICATION_ID: sandbox.applicationId,
+		DISCORD_API_URL: sandbox.apiUrl,
+		STATS_API_BASE_URL: service.url,
+		STORE_URL: storeUrl,
+		LINK_SECRET: SECRET.toString('hex'),
+		LINK_SECRET_PREVIOUS: OLD_SECRET.toString('hex'),
+		CHART_RENDERER: 'local',
+		SHARD_COUNT: '1',
+	};
+});
+
+after(async () => {
+	await sandbox.close();
+	await service.close();
+	rmSync(dir, { recursive: true, force: true });
+});
+
+function registerGlobal(definitions: readonly { name: string; toJSON(): object }[]) {
+	return registerCommands({
+		apiUrl: sandbox.apiUrl,
+		token: sandbox.token,
+		applicationId: sandbox.applicationId,
+		guildId: null,
+		definitions: definitions as typeof commandDefinitions,
+	});
+}
+
+const GATEWAY_CHECKS = [
+	'config',
+	'node',
+	'discord-token',
+	'application',
+	'commands',
+	'gateway',
+	'store',
+	'links',
+	'stats-api',
+	'chart',
+	'channels',
+];
+
+describe('npm run doctor', () => {
+	test('a clean configuration passes every check, in the table order, with exit 0', async () => {
+		const run = await doctor();
+		assert.equal(run.code, 0, run.stdout + run.stderr);
+		assert.deepEqual([...run.lines.keys()], GATEWAY_CHECKS);
+		for (const [name, line] of run.lines) assert.equal(line.status, 'ok', `${name}: ${line.detail}`);
+		assert.match(run.stdout, /\ndoctor: 11 ok, 0 warn, 0 fail\n$/);
+		assert.match(detail(run, 'links'), /^2 links open/);
+		assert.match(detail(run, 'channels'), /^2 channels/);
+		assert.match(detail(run, 'store'), /sqlite: wrote, read and deleted a probe entry in \d+ ms/);
+		assert.equal(run.stderr, '');
+	});
+
+	test('the store probe leaves the store as it found it', async () => {
+		await doctor();
+		const stores = await openStores(baseEnv.STORE_URL ?? '');
+		try {
+			const keys: string[] = [];
+			for await (const entry of listEntries(stores, CACHE_NAMESPACE)) keys.push(entry.key);
+			assert.deepEqual(
+				keys.filter((key) => key.startsWith('doctor-probe')),
+				[],
+			);
+		} finally {
+			await stores.close();
+		}
+	});
+
+	test('--json prints the checks and the counts', async () => {
+		const run = await doctor({ LINK_SECRET_PREVIOUS: undefined }, ['--json']);
+		assert.equal(run.code, 1);
+		const report = JSON.parse(run.stdout) as {
+			checks: { name: string; status: string; detail: string }[];
+			ok: number;
+			warn: number;
+			fail: number;
+		};
+		assert.deepEqual(Object.keys(report), ['checks', 'ok', 'warn', 'fail']);
+		assert.deepEqual(
+			report.checks.map((check) => check.name),
+			GATEWAY_CHECKS,
+		);
+		for (const check of report.checks) {
+			assert.deepEqual(Object.keys(check), ['name', 'status', 'detail']);
+			assert.ok(['ok', 'warn', 'fail'].includes(check.status));
+		}
+		assert.deepEqual([report.ok, report.warn, report.fail], [10, 0, 1]);
+	});
+
+	test('a wrong token fails discord-token, and the checks that need Discord say why', async () => {
+		const wrongToken = `${sandbox.token.slice(0, -4)}AAAA`;
+		const run = await doctor({ DISCORD_TOKEN: wrongToken });
+		assert.equal(run.code, 1);
+		assert.equal(status(run, 'discord-token'), 'fail');
+		assert.match(detail(run, 'discord-token'), /refused DISCORD_TOKEN \(401\).*Reset Token/);
+		assert.match(detail(run, 'application'), /see discord-token/);
+		assert.equal(status(run, 'store'), 'ok');
+		assert.equal(status(run, 'stats-api'), 'ok');
+		assert.ok(!run.stdout.includes(wrongToken));
+	});
+
+	test("another application's id fails application, naming the token's", async () => {
+		const run = await doctor({ DISCORD_APPLICATION_ID: '123456789012345678' });
+		assert.equal(run.code, 1);
+		assert.equal(status(run, 'application'), 'fail');
+		assert.match(detail(run, 'application'), new RegExp(`set DISCORD_APPLICATION_ID=${sandbox.applicationId}`));
+		assert.equal(status(run, 'discord-token'), 'ok');
+	});
+
+	test('commands not registered in the dev guild are named, with npm run register as the fix', async () => {
+		const run = await doctor({ DISCORD_DEV_GUILD_ID: guildId });
+		assert.equal(status(run, 'commands'), 'fail');
+		assert.match(detail(run, 'commands'), /not registered: \/stats, \/link, .*\/settings/);
+		assert.match(detail(run, 'commands'), /npm run register$/);
+	});
+
+	test('commands out of date, missing and extra are each named', async () => {
+		const changed = commandDefinitions
+			.filter((definition) => definition.name !== 'help')
+			.map((definition) =>
+				definition.name === 'stats'
+					? { name: 'stats', toJSON: () => ({ ...definition.toJSON(), description: 'an older text' }) }
+					: definition,
+			);
+		await registerGlobal([...changed, { name: 'gone', toJSON: () => ({ name: 'gone', description: 'old' }) }]);
+		try {
+			const run = await doctor();
+			assert.equal(run.code, 1);
+			assert.equal(status(run, 'commands'), 'fail');
+			assert.match(detail(run, 'commands'), /not registered: \/help/);
+			assert.match(detail(run, 'commands'), /out of date: \/stats;/);
+			assert.match(detail(run, 'commands'), /registered but no longer defined: \/gone/);
+		} finally {
+			await registerGlobal(commandDefinitions);
+		}
+	});
+
+	test('a report channel where the bot may not attach files fails channels, naming the permission', async () => {
+		sandbox.setChannelOverwrites(reportChannel, [
+			{ id: guildId, type: 0, allow: '0', deny: String(PermissionFlagsBits.AttachFiles) },
+		]);
+		sandbox.setChannelOverwrites(auditChannel, [
+			{ id: guildId, type: 0, allow: '0', deny: String(PermissionFlagsBits.SendMessages) },
+		]);
+		try {
+			const run = await doctor();
+			assert.equal(run.code, 1);
+			assert.equal(status(run, 'channels'), 'fail');
+			const text = detail(run, 'channels');
+			assert.match(text, new RegExp(`report in channel ${reportChannel} .*lacks Attach Files;.*/report`));
+			assert.match(text, new RegExp(`audit channel in channel ${auditChannel} .*lacks Send Messages;.*/settings`));
+		} finally {
+			sandbox.setChannelOverwrites(reportChannel, []);
+			sandbox.setChannelOverwrites(auditChannel, []);
+		}
+	});
+
+	test('a report whose channel was deleted fails channels, naming it', async () => {
+		// A snowflake a second later than the guild's: no channel of the stand-in has it.
+		const gone = String(BigInt(reportChannel) + (1000n << 22n));
+		const stores = await openStores(baseEnv.STORE_URL ?? '');
+		const reports = createReportStore(stores);
+		const record = await reports.get(guildId, reportChannel);
+		assert.ok(record);
+		await reports.put({ ...record, channelId: gone });
+		try {
+			const run = await doctor();
+			assert.equal(status(run, 'channels'), 'fail');
+			assert.match(
+				detail(run, 'channels'),
+				new RegExp(`report in channel ${gone} .*: the channel was deleted; move it`),
+			);
+		} finally {
+			await reports.remove(guildId, gone);
+			await stores.close();
+		}
+	});
+
+	test('a link no configured secret opens fails links with the count', async () => {
+		const run = await doctor({ LINK_SECRET_PREVIOUS: undefined });
+		assert.equal(status(run, 'links'), 'fail');
+		assert.match(detail(run, 'links'), /^1 of 2 links do not open with LINK_SECRET: .*npm run links -- reseal/);
+	});
+
+	test('a stats API that is down fails stats-api', async () => {
+		const run = await doctor({ STATS_API_BASE_URL: `http://127.0.0.1:${await closedPort()}` });
+		assert.equal(status(run, 'stats-api'), 'fail');
+		assert.match(detail(run, 'stats-api'), /does not answer \(connection refused\): start the stats service/);
+		assert.equal(status(run, 'discord-token'), 'ok');
+	});
+});
+
+describe('npm run doctor with a store that fails', () => {
+	let proxy: TcpProxy;
+	before(async () => {
+		proxy = await startTcpProxy(REDIS_URL);
+	});
+	after(async () => proxy.close());
+
+	for (const mode of ['refuse', 'black-hole'] as const) {
+		test(`a Redis store that ${mode === 'refuse' ? 'refuses connections' : 'never answers'} fails store within its deadline; the rest still run`, async () => {
+			await proxy.setMode(mode);
+			const run = await doctor({ STORE_URL: proxy.url });
+			assert.equal(run.code, 1);
+			assert.equal(status(run, 'store'), 'fail');
+			assert.match(detail(run, 'store'), /STORE_URL/);
+			assert.equal(status(run, 'links'), 'fail');
+			assert.equal(status(run, 'channels'), 'fail');
+			for (const name of ['discord-token', 'application', 'commands', 'stats-api', 'chart']) {
+				assert.equal(status(run, name), 'ok', `${name}: ${detail(run, name)}`);
+			}
+			if (mode === 'black-hole') assert.match(detail(run, 'store'), /no answer within [345] s/);
+			// The store check's deadline is 5 s; the child's start-up (tsx, imports) on a loaded machine comes on top.
+			assert.ok(run.ms < 30_000, `took ${Math.round(run.ms)} ms`);
+		});
+	}
+
+	test('a password in STORE_URL never reaches the output, even in the store error', async () => {
+		const password = `pw-${randomBytes(6).toString('hex')}`;
+		const run = await doctor({ STORE_URL: `postgres://postgres:${password}@127.0.0.1:${await closedPort()}/test` });
+		assert.equal(status(run, 'store'), 'fail');
+		assert.match(detail(run, 'store'), /^the postgres store (could not be opened|did not take the probe entry)/);
+		assert.ok(!run.stdout.includes(password) && !run.stderr.includes(password), 'the password was printed');
+	});
+
+	for (const url of [REDIS_URL, POSTGRES_URL]) {
+		test(`the store probe passes on ${url.split(':')[0]}`, async () => {
+			const run = await doctor({ STORE_URL: url });
+			assert.equal(status(run, 'store'), 'ok', detail(run, 'store'));
+		});
+	}
+});
+
+describe('npm run doctor in HTTP interactions mode', () => {
+	let endpoint: InteractionsServer;
+	let port: number;
+	before(async () => {
+		const rest = createBotRest({ discordApiUrl: sandbox.apiUrl, discordToken: sandbox.token });
+		endpoint = await startInteractionsServer({
+			host: '127.0.0.1',
+			port: 0,
+			publicKey: Buffer.from(sandbox.publicKeyHex, 'hex'),
+			api: new API(rest),
+			// Only badly signed requests come: they are refused before any routing.
+			router: {} as InteractionRouter,
+			log: createLogger('silent'),
+		});
+		port = Number(new URL(endpoint.url).port);
+	});
+	after(async () => endpoint.close(async () => undefined));
+
+	test('the right public key and an endpoint that refuses bad signatures pass interactions', async () => {
+		const run = await doctor({ INTERACTIONS_PORT: String(port), DISCORD_PUBLIC_KEY: sandbox.publicKeyHex });
+		assert.equal(status(run, 'interactions'), 'ok', detail(run, 'interactions'));
+		assert.match(detail(run, 'interactions'), /refuses a badly signed request \(401\)/);
+		assert.equal(run.lines.has('gateway'), false);
+		assert.equal(run.code, 0, run.stdout);
+	});
+
+	test('an endpoint that does not answer is a warning: the bot may not be running', async () => {
+		const run = await doctor({
+			INTERACTIONS_PORT: String(await closedPort()),
+			DISCORD_PUBLIC_KEY: sandbox.publicKeyHex,
+		});
+		assert.equal(status(run, 'interactions'), 'warn');
+		assert.match(
+			detail(run, 'interactions'),
+			/nothing answers on 127\.0\.0\.1:\d+ \(connection refused\): start the bot/,
+		);
+		assert.equal(run.code, 0);
+	});
+
+	test('a wrong DISCORD_PUBLIC_KEY fails interactions', async () => {
+		const run = await doctor({ INTERACTIONS_PORT: String(port), DISCORD_PUBLIC_KEY: randomBytes(32).toString('hex') });
+		assert.equal(run.code, 1);
+		assert.equal(status(run, 'interactions'), 'fail');
+		assert.match(detail(run, 'interactions'), /not this application's Public Key.*General Information → Public Key/);
+	});
+});
+
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as { port: number };
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	return port;
+}
