@@ -26,7 +26,11 @@ export interface BotServices {
 }
 
 /** Opens the store and builds the context handlers get; the same for every transport. */
-export async function openBotServices(config: Config, log: Logger): Promise<BotServices> {
+export async function openBotServices(
+	config: Config,
+	log: Logger,
+	options: { now?: () => number } = {},
+): Promise<BotServices> {
 	const metrics = createMetrics({ commands: commandDefinitions.map((definition) => definition.name) });
 	const onError = (error: unknown) => {
 		log.error({ err: error }, 'storage error');
@@ -46,6 +50,7 @@ export async function openBotServices(config: Config, log: Logger): Promise<BotS
 		baseUrl: config.statsApiBaseUrl,
 		timeoutMs: config.statsApiTimeoutMs,
 		cacheTtlSeconds: config.statsCacheTtlSeconds,
+		now: options.now,
 		cache: stores.cache,
 		cacheSecret: config.linkSecret,
 		flights: shared ? coordinator : undefined,

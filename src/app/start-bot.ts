@@ -40,6 +40,8 @@ export interface StartOptions {
 	shards?: GatewayShards;
 	/** HTTP mode: how long a handler may stay silent before a private defer goes out for it. */
 	autoDeferMs?: number;
+	/** Epoch ms for the stats cache (freshness, stale window); default Date.now. The demo steps it past the TTL. */
+	now?: () => number;
 }
 
 /** Builds the context and starts the transport: HTTP interactions when INTERACTIONS_PORT is set, else the gateway. */
@@ -50,7 +52,7 @@ export async function startBot(config: Config, options: StartOptions = {}): Prom
 	const shards = options.shards ?? (await planShards(config));
 	// Every line of this process names its shards, the services' included.
 	const log = baseLog.child({ shards: shards.ids });
-	const services = await openBotServices(config, log);
+	const services = await openBotServices(config, log, { now: options.now });
 	const router = createRouter(commandModules, services.ctx);
 	let client: Client;
 	try {
@@ -90,7 +92,7 @@ export async function startBot(config: Config, options: StartOptions = {}): Prom
 async function startHttpBot(config: Config, log: Logger, options: StartOptions): Promise<RunningBot> {
 	if (!config.discordPublicKey) throw new Error('DISCORD_PUBLIC_KEY is required with INTERACTIONS_PORT');
 	const httpLog = log.child({ transport: 'http' });
-	const services = await openBotServices(config, httpLog);
+	const services = await openBotServices(config, httpLog, { now: options.now });
 	const { ctx } = services;
 	const router = createRouter(commandModules, ctx);
 	// Interaction callbacks, edits and follow-ups only, which Discord exempts from the global limit;
