@@ -151,15 +151,16 @@ function deleteCommand(request: RestRequest, state: SandboxState): RestReply {
 }
 
 function getChannel(request: RestRequest, state: SandboxState): RestReply {
-	const guildId = state.guildOfChannel(request.params.channel ?? '')?.id;
-	if (!guildId) return refuse(state, request, 404, 10003, 'Unknown Channel');
+	const guild = state.guildOfChannel(request.params.channel ?? '');
+	if (!guild) return refuse(state, request, 404, 10003, 'Unknown Channel');
+	const guildId = guild.id;
 	return {
 		status: 200,
 		body: {
 			id: request.params.channel,
 			type: 0,
 			guild_id: guildId,
-			name: 'channel',
+			name: guild.channelName(request.params.channel ?? ''),
 			position: 0,
 			parent_id: null,
 			nsfw: false,

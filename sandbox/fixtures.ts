@@ -126,6 +126,11 @@ export class GuildFixture {
 		return parsed?.ms === this.shardKey && parsed.increment >= 2 && parsed.increment < 2 + this.channelCount;
 	}
 
+	/** The name GUILD_CREATE gives one of this guild's text channels (`channel-1` is the default channel). */
+	channelName(channelId: string): string {
+		return `channel-${(parseFixtureSnowflake(channelId)?.increment ?? 2) - 1}`;
+	}
+
 	/** The guild's roles as `GET /guilds/{id}/roles` returns them. */
 	roles(): unknown[] {
 		return (JSON.parse(this.toGatewayJson()) as { roles: unknown[] }).roles;

@@ -16,4 +16,11 @@ export interface GuildApi {
 	postMessage(channelId: string, message: ChannelMessage, options?: { nonce?: string }): Promise<void>;
 	roleState(guildId: string, roleId: string): Promise<ResourceState>;
 	channelState(guildId: string, channelId: string): Promise<ResourceState>;
+	/** The channel's state and, when it exists and the bot may see it, its name (without `#`). */
+	describeChannel(guildId: string, channelId: string): Promise<ChannelDescription>;
+}
+
+export interface ChannelDescription {
+	state: ResourceState;
+	name: string | null;
 }
