@@ -11,8 +11,9 @@ const DEFAULT_RETRY_AFTER_MS = 60_000;
 const MAX_ATTEMPTS = 3;
 const HKDF_LABEL = 'history-sampler v1';
 /**
- * How long an account's sample claim holds while its call is made: its paced attempts and 429 waits fit in
- * it. A process that dies holding it frees the account when it expires; the day's later passes take it up.
+ * How long an account's lease holds while its call is made: its paced attempts and usual 429 waits fit in it.
+ * A process that dies holding it frees the account when it expires. A live holder still waiting past it (a
+ * Retry-After of many minutes) may see another process sample the account too: a second call, never a lost day.
  */
 export const SAMPLE_LEASE_MS = 10 * 60_000;
 /**
