@@ -209,6 +209,34 @@ test('a process that dies before its call costs no account a day: another sample
 	assert.equal(survivor.recorded.length, list.length);
 });
 
+test('a process stopped mid-pass releases what it holds: another takes the rest at its next round', async () => {
+	const clock = new FakeClock(START + 5 * HOUR);
+	const list = accounts(40);
+	const { claim } = memoryClaims(clock.now);
+	const stopping = harness(clock, list, { claim });
+	const sampler = createHistorySampler(stopping.options);
+	sampler.start();
+	await clock.advanceTo(START + 5 * HOUR + 3000);
+	assert.ok(stopping.calls.length > 0 && stopping.calls.length < 10, `${stopping.calls.length} sampled before stop`);
+	await sampler.stop();
+	const other = harness(clock, list, { claim });
+	started(other.options);
+	await clock.advanceTo(START + 6 * HOUR - 1);
+	const counts = perDay([...stopping.calls, ...other.calls]);
+	const sampledBeforeSix = other.calls.length + stopping.calls.length;
+	assert.ok(
+		[...counts.values()].every((count) => count === 1),
+		'none twice',
+	);
+	assert.ok(
+		other.calls.every((call) => call.at < START + 5 * HOUR + PASS_LEASE_MS),
+		'without waiting for the leases to expire',
+	);
+	assert.ok(sampledBeforeSix > stopping.calls.length, 'the rest of the stopped pass was taken up before 06:00');
+	await clock.advanceTo(START + DAY - 1);
+	assert.equal(perDay([...stopping.calls, ...other.calls]).size, list.length);
+});
+
 test('stop ends sampling: no call after it', async () => {
 	const clock = new FakeClock(START);
 	const { options, calls } = harness(clock, accounts(30));
