@@ -7,6 +7,7 @@ import { UserFacingError } from '../src/errors.js';
 import { describePause, describeSchedule, permissionList } from '../src/reports/describe-pause.js';
 import { buildReportPost, ReportPauseError } from '../src/reports/build-report-post.js';
 import {
+	countsTowardsLimit,
 	isReportFrequency,
 	isWeekday,
 	MAX_REPORTS_PER_SERVER,
@@ -15,7 +16,13 @@ import {
 	type ReportPermission,
 	type ReportRecord,
 } from '../src/reports/report-record.js';
-import { createReportStore } from '../src/reports/report-store.js';
+import {
+	describeReportChannels,
+	isChannelReference,
+	reportChannelNamed,
+	type ReportChannel,
+} from '../src/reports/report-channels.js';
+import { createReportStore, type ReportStore } from '../src/reports/report-store.js';
 import { isKnownTimeZone, matchTimeZones, nextDueAfter } from '../src/reports/schedule.js';
 import { auditTime, postAudit } from '../src/settings/audit.js';
 import { serverLanguage } from '../src/settings/language.js';
@@ -40,9 +47,45 @@ export async function execute(interaction: CommandInteraction, ctx: BotContext):
 	return list(interaction, ctx, guildId);
 }
 
-export async function onAutocomplete(interaction: AutocompleteInteraction): Promise<void> {
-	if (interaction.focused?.name !== 'timezone') return interaction.respond([]);
-	await interaction.respond(matchTimeZones(interaction.focused.value).map((name) => ({ name, value: name })));
+export async function onAutocomplete(interaction: AutocompleteInteraction, ctx: BotContext): Promise<void> {
+	if (interaction.focused?.name === 'timezone') {
+		await interaction.respond(matchTimeZones(interaction.focused.value).map((name) => ({ name, value: name })));
+		return;
+	}
+	if (interaction.focused?.name !== 'channel') return interaction.respond([]);
+	// The list names the server's report channels: only for those who may run /report.
+	const guildId = interaction.guildId;
+	const mayManage = ((interaction.memberPermissions ?? 0n) & PermissionFlagsBits.ManageGuild) !== 0n;
+	if (guildId === null || !mayManage) return interaction.respond([]);
+	await interaction.respond(await reportChannelChoices(interaction, ctx, guildId, interaction.focused.value));
+}
+
+/** Choice names are plain text (no mentions) of at most 100 characters; the value is the channel id. */
+const MAX_CHOICE_NAME = 100;
+
+/** The server's reports as `/report remove` offers them: by channel name, a deleted channel's included. */
+async function reportChannelChoices(
+	interaction: AutocompleteInteraction,
+	ctx: BotContext,
+	guildId: string,
+	typed: string,
+): Promise<{ name: string; value: string }[]> {
+	const t = memberTranslator(interaction);
+	const records = await createReportStore(ctx.stores).listServer(guildId);
+	const channels = await describeReportChannels(ctx.guildApi, records);
+	const wanted = typed.trim().replace(/^#/, '').toLowerCase();
+	return channels
+		.map(({ record, state, name }) => {
+			const schedule = describeSchedule(t, record);
+			const label =
+				state === 'deleted'
+					? t('reportRemove.choiceDeleted', { channelId: record.channelId, schedule })
+					: name === null
+						? t('reportRemove.choiceUnnamed', { channelId: record.channelId, schedule })
+						: t('reportRemove.choice', { name, schedule });
+			return { name: label.slice(0, MAX_CHOICE_NAME), value: record.channelId };
+		})
+		.filter((choice) => wanted === '' || choice.name.toLowerCase().includes(wanted) || choice.value.includes(wanted));
 }
 
 async function add(interaction: CommandInteraction, ctx: BotContext, guildId: string): Promise<void> {
@@ -63,7 +106,7 @@ async function add(interaction: CommandInteraction, ctx: BotContext, guildId: st
 	const previous = await claimLock(ctx.coordinator)(`reports:${guildId}`, async () => {
 		const existing = await reports.listServer(guildId);
 		const same = existing.find((record) => record.channelId === draft.channelId) ?? null;
-		if (!same && existing.length >= MAX_REPORTS_PER_SERVER) {
+		if (!same && (await countedReports(ctx, reports, existing)) >= MAX_REPORTS_PER_SERVER) {
 			throw new UserFacingError('report.tooMany', { max: MAX_REPORTS_PER_SERVER });
 		}
 		await reports.put(draft);
@@ -94,10 +137,17 @@ async function add(interaction: CommandInteraction, ctx: BotContext, guildId: st
 }
 
 async function remove(interaction: CommandInteraction, ctx: BotContext, guildId: string): Promise<void> {
-	const channelId = interaction.options.channel('channel')?.id;
-	if (!channelId) throw new UserFacingError('report.notTextChannel');
+	// A string since the channel may be deleted, which Discord's channel picker no longer offers. A client
+	// with the older registration still sends a channel option: its value is the id too.
+	const typed = interaction.options.string('channel') ?? interaction.options.channel('channel')?.id ?? '';
 	await interaction.defer('private');
-	const removed = await createReportStore(ctx.stores).remove(guildId, channelId);
+	const reports = createReportStore(ctx.stores);
+	const channelId = reportChannelNamed(
+		typed,
+		isChannelReference(typed) ? [] : await serverChannels(ctx, reports, guildId),
+	);
+	if (channelId === null) throw new UserFacingError('reportRemove.pickFromList');
+	const removed = await reports.remove(guildId, channelId);
 	await interaction.editReply({
 		content: memberTranslator(interaction)(removed ? 'report.removed' : 'report.notFound', { channelId }),
 	});
@@ -111,6 +161,26 @@ async function remove(interaction: CommandInteraction, ctx: BotContext, guildId:
 	}
 }
 
+async function serverChannels(ctx: BotContext, reports: ReportStore, guildId: string): Promise<ReportChannel[]> {
+	return describeReportChannels(ctx.guildApi, await reports.listServer(guildId));
+}
+
+/**
+ * The reports that count towards the limit. At the limit, a channel deleted since its report last posted is
+ * found out now (and its report paused), so an admin who deleted a channel can add another report at once.
+ */
+async function countedReports(ctx: BotContext, reports: ReportStore, existing: ReportRecord[]): Promise<number> {
+	const counted = existing.filter(countsTowardsLimit);
+	if (counted.length < MAX_REPORTS_PER_SERVER) return counted.length;
+	let gone = 0;
+	for (const { record, state } of await describeReportChannels(ctx.guildApi, counted)) {
+		if (state !== 'deleted') continue;
+		await reports.put({ ...record, paused: { reason: 'channelGone', at: Date.now() } });
+		gone += 1;
+	}
+	return counted.length - gone;
+}
+
 async function list(interaction: CommandInteraction, ctx: BotContext, guildId: string): Promise<void> {
 	const t = memberTranslator(interaction);
 	const locale = resolveLocale(interaction.locale);
@@ -120,7 +190,8 @@ async function list(interaction: CommandInteraction, ctx: BotContext, guildId: s
 		await interaction.editReply({ content: t('report.listEmpty') });
 		return;
 	}
-	const lines = [t('report.listHeader', { count: records.length, max: MAX_REPORTS_PER_SERVER })];
+	const counted = records.filter(countsTowardsLimit).length;
+	const lines = [t('report.listHeader', { count: counted, max: MAX_REPORTS_PER_SERVER })];
 	for (const record of records) {
 		const schedule = describeSchedule(t, record);
 		if (record.paused) {
@@ -132,7 +203,8 @@ async function list(interaction: CommandInteraction, ctx: BotContext, guildId: s
 		const when = next === null ? '—' : time(Math.floor(next / 1000), TimestampStyles.LongDateTime);
 		lines.push(t('report.listItem', { channelId: record.channelId, schedule, next: when }));
 	}
-	if (records.some((record) => record.paused)) lines.push(t('report.resumeHint'));
+	if (records.some((record) => record.paused && countsTowardsLimit(record))) lines.push(t('report.resumeHint'));
+	if (counted < records.length) lines.push(t('reportRemove.goneHint', { max: MAX_REPORTS_PER_SERVER }));
 	await interaction.editReply({ content: lines.join('\n') });
 }
 

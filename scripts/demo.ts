@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { startBot } from '../src/app/start-bot.js';
 import { loadConfig } from '../src/config.js';
+import { historyAccountId } from '../src/history/account-id.js';
 import { LOCALES, type Locale } from '../src/i18n/index.js';
 import { buildReportPost, reportNonce } from '../src/reports/build-report-post.js';
 import { parseReportRecord, reportKey } from '../src/reports/report-record.js';
@@ -17,7 +18,7 @@ import { registerBotCommands } from '../test/app/harness.js';
 import { startDiscordSandbox, type InteractionHandle, type SandboxMessage } from '../sandbox/index.js';
 import { startFaultyUpstream, type UpstreamMode } from './demo/faulty-upstream.js';
 import { renderDemoPage, renderLanguageIndex, type DemoStep } from './demo/html-page.js';
-import { seedDemoHistory } from './demo/seed-history.js';
+import { foldDemoHistory } from './demo/seed-history.js';
 
 const OUTPUT_DIR = resolve('demo-output');
 const MANAGE_SERVER = (1n << 5n).toString();
@@ -41,6 +42,15 @@ const guild = sandbox.guilds[0]!;
 /** A role of the demo server (not @everyone, not the bot's own). */
 const STATS_TEAM_ROLE = (guild.roles()[2] as { id: string }).id;
 const logLines: string[] = [];
+/**
+ * How old the snapshot the failure steps meet is. They must reach the endpoint, not a snapshot cached a
+ * moment before (STATS_CACHE_TTL_SECONDS is 1 s), and the unreachable step shows its last snapshot's age.
+ * Rather than sleep, the stats client's clock runs this far behind while a pass's flows run, so what they
+ * fetch is stamped that much earlier, and catches up for the failure steps: their snapshot is then as old
+ * as after a real wait of this length (the former four sleeps of 1.1 s), in the stats cache and the embed alike.
+ */
+const SNAPSHOT_AGE_MS = 4_500;
+let statsClockLagMs = SNAPSHOT_AGE_MS;
 const bot = await (async () => {
 	const config = loadConfig({
 		DISCORD_TOKEN: sandbox.token,
@@ -56,30 +66,52 @@ const bot = await (async () => {
 		HISTORY_SAMPLING: 'off',
 		LOG_LEVEL: 'info',
 	});
-	const registered = await registerBotCommands(sandbox, guild.id);
-	console.log(`Registered ${registered.map((command) => `/${command.name}`).join(', ')}`);
 	const logs = new Writable({
 		write(chunk: Buffer, _encoding, done) {
 			logLines.push(chunk.toString());
 			done();
 		},
 	});
-	return startBot(config, { logDestination: logs });
+	// Registration and start-up overlap: the commands are needed only once the first step is dispatched.
+	const [registered, started] = await Promise.all([
+		registerBotCommands(sandbox, guild.id),
+		startBot(config, { logDestination: logs, now: () => Date.now() - statsClockLagMs }),
+	]);
+	console.log(`Registered ${registered.map((command) => `/${command.name}`).join(', ')}`);
+	return started;
 })();
 
-/** The bot has kept the accounts' history since they started advertising (as its daily sampler would). */
-async function seedHistories(): Promise<void> {
-	for (const account of Object.values(accounts)) {
-		await seedDemoHistory(bot.ctx.history, {
+// The chart worker loads Chart.js, canvas and the fonts on first use: started now, it does so on the other core
+// while the main thread folds the history and plays the first steps (before linking, /link), which draw no chart.
+// A failure here shows again, where it matters, on the first real chart.
+const warmingCharts = bot.ctx.renderer
+	.render({ type: 'bar', data: { labels: [], datasets: [] } }, { width: 16, height: 16 })
+	.catch(() => null);
+
+/**
+ * The bot has kept the accounts' history since they started advertising (as its daily sampler would).
+ * Folded once in memory; each pass puts the record back where the previous pass's /unlink removed it.
+ */
+const seededHistories = new Map(
+	Object.values(accounts).map((account) => [
+		historyAccountId(account.name),
+		foldDemoHistory({
 			user: account.name,
 			events: generateDemoEvents({ days: HISTORY_DAYS, seed: account.seed, now: NOW }),
 			now: NOW,
 			days: HISTORY_DAYS - 1,
-		});
+			historyDays: bot.ctx.config.historyDays,
+		}),
+	]),
+);
+
+async function seedHistories(): Promise<void> {
+	const histories = bot.ctx.stores.history;
+	for (const [accountId, record] of seededHistories) {
+		if ((await histories.get(accountId)) === undefined) await histories.set(accountId, record);
 	}
 }
 
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 const publicMessages = () => sandbox.channelMessages(guild.defaultChannelId);
 let chartCount = 0;
 
@@ -92,6 +124,7 @@ async function playFlows(locale: Locale, index: number): Promise<DemoStep[]> {
 	const admin = `4000000000000${String(index).padStart(2, '0')}02`;
 	const where = { locale, guildLocale: locale };
 	const steps: DemoStep[] = [];
+	statsClockLagMs = SNAPSHOT_AGE_MS;
 	// The previous pass ended with /unlink, which forgets a history no other link reads, and left its settings.
 	await seedHistories();
 	await bot.ctx.settings.reset(guild.id);
@@ -284,13 +317,13 @@ async function playFlows(locale: Locale, index: number): Promise<DemoStep[]> {
 		await run({ name: 'report', subcommand: 'list', userId: admin, permissions: MANAGE_SERVER }),
 	);
 
+	statsClockLagMs = 0;
 	for (const [mode, title] of [
 		['rejected', 'When the key is rejected'],
 		['unreleased', 'Before the V2 update'],
 		['busy', 'When the stats service is busy'],
 		['down', 'When it is unreachable: the last snapshot, marked stale'],
 	] as [UpstreamMode, string][]) {
-		await sleep(1100); // past the cache's 1 s, so the bot asks the endpoint
 		upstream.mode = mode;
 		try {
 			record(title, '/stats', await run({ name: 'stats', userId: member }));
@@ -326,8 +359,16 @@ try {
 	console.log('Playing the member flows (shown for en-US; every language is recorded):');
 	let stepCount = 0;
 	for (const [index, locale] of LOCALES.entries()) {
-		stepCount += (await playFlows(locale, index)).length;
+		const started = performance.now();
+		const chartsBefore = chartCount;
+		const steps = await playFlows(locale, index);
+		stepCount += steps.length;
+		const seconds = ((performance.now() - started) / 1000).toFixed(1);
+		console.log(
+			`${locale}: ${steps.length} replies, ${chartCount - chartsBefore} charts in ${seconds} s -> ${join(OUTPUT_DIR, locale)}`,
+		);
 	}
+	await warmingCharts;
 	sandbox.assertNoViolations();
 	writeFileSync(join(OUTPUT_DIR, 'index.html'), renderLanguageIndex(LOCALES));
 	console.log(

@@ -18,4 +18,11 @@ export interface GuildApi {
 	channelState(guildId: string, channelId: string): Promise<ResourceState>;
 	/** The server's name as Discord has it (read once, then cached for a while); null when Discord could not say. */
 	guildName(guildId: string): Promise<string | null>;
+	/** The channel's state and, when it exists and the bot may see it, its name (without `#`). */
+	describeChannel(guildId: string, channelId: string): Promise<ChannelDescription>;
+}
+
+export interface ChannelDescription {
+	state: ResourceState;
+	name: string | null;
 }

@@ -1,10 +1,4 @@
-import {
-	ChannelType,
-	InteractionContextType,
-	PermissionFlagsBits,
-	SlashCommandBuilder,
-	type SlashCommandChannelOption,
-} from 'discord.js';
+import { ChannelType, InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 import type { MessageKey } from '../../src/i18n/index.js';
 import { REPORT_FREQUENCIES, WEEKDAYS } from '../../src/reports/report-record.js';
 import { described, localizedChoices } from './localized.js';
@@ -12,12 +6,6 @@ import { described, localizedChoices } from './localized.js';
 const choice = <V extends string>(key: MessageKey, value: V) => localizedChoices([value], () => key)[0]!;
 /** Monday first, as people read a week; cron's order (Sunday = 0) stays inside the schedule. */
 const WEEK_ORDER = [...WEEKDAYS.slice(1), WEEKDAYS[0]];
-
-const channelOption = (option: SlashCommandChannelOption, key: MessageKey) =>
-	described(option, key)
-		.setName('channel')
-		.setRequired(true)
-		.addChannelTypes(ChannelType.GuildText, ChannelType.GuildAnnouncement);
 
 export const definition = described(new SlashCommandBuilder(), 'commands.report.description')
 	.setName('report')
@@ -27,7 +15,10 @@ export const definition = described(new SlashCommandBuilder(), 'commands.report.
 		described(sub, 'commands.report.subcommands.add.description')
 			.setName('add')
 			.addChannelOption((option) =>
-				channelOption(option, 'commands.report.subcommands.add.options.channel.description'),
+				described(option, 'commands.report.subcommands.add.options.channel.description')
+					.setName('channel')
+					.setRequired(true)
+					.addChannelTypes(ChannelType.GuildText, ChannelType.GuildAnnouncement),
 			)
 			.addStringOption((option) =>
 				described(option, 'commands.report.subcommands.add.options.every.description')
@@ -56,8 +47,14 @@ export const definition = described(new SlashCommandBuilder(), 'commands.report.
 	.addSubcommand((sub) =>
 		described(sub, 'commands.report.subcommands.remove.description')
 			.setName('remove')
-			.addChannelOption((option) =>
-				channelOption(option, 'commands.report.subcommands.remove.options.channel.description'),
+			// A string, not a channel: Discord's channel picker cannot offer a deleted channel, whose report must
+			// still be removable. The autocomplete lists the server's report channels by name, deleted ones too.
+			.addStringOption((option) =>
+				described(option, 'commands.report.subcommands.remove.options.channel.description')
+					.setName('channel')
+					.setRequired(true)
+					.setMaxLength(100)
+					.setAutocomplete(true),
 			),
 	)
 	.addSubcommand((sub) => described(sub, 'commands.report.subcommands.list.description').setName('list'));

@@ -6,12 +6,39 @@ import { DAY_MS, dayNumberOf, formatGeneratedAt } from '../../src/service/utc-ti
 import { EVENT_KIND, type NormalizedEvent } from '../../src/service/events.js';
 import { computeStatsBody, type DayCounts } from '../../src/service/stats-body.js';
 import { parseStatsBody } from '../../src/stats-api/validate.js';
+import type { StatsSnapshot } from '../../src/stats-api/snapshot.js';
+import { foldSnapshot, type HistoryRecord } from '../../src/history/record.js';
+
+interface DemoHistoryOptions {
+	user: string;
+	events: readonly NormalizedEvent[];
+	now: Date;
+	days: number;
+}
 
 /** Folds one snapshot per past day (taken at 23:59 UTC of that day) into the account's history. */
-export async function seedDemoHistory(
-	history: HistoryStore,
-	options: { user: string; events: readonly NormalizedEvent[]; now: Date; days: number },
-): Promise<number> {
+export async function seedDemoHistory(history: HistoryStore, options: DemoHistoryOptions): Promise<number> {
+	let folded = 0;
+	for (const { snapshot, takenAt } of pastSnapshots(options)) {
+		await history.record(snapshot, takenAt);
+		folded += 1;
+	}
+	return folded;
+}
+
+/**
+ * The record seedDemoHistory leaves in an empty store, folded in memory: the same days without a store
+ * round trip per day. `historyDays` is the bot's HISTORY_DAYS.
+ */
+export function foldDemoHistory(options: DemoHistoryOptions & { historyDays: number }): HistoryRecord | null {
+	let record: HistoryRecord | null = null;
+	for (const { snapshot, takenAt } of pastSnapshots(options)) {
+		record = foldSnapshot(record, snapshot, Date.now(), { historyDays: options.historyDays, receivedAt: takenAt });
+	}
+	return record;
+}
+
+function* pastSnapshots(options: DemoHistoryOptions): Generator<{ snapshot: StatsSnapshot; takenAt: number }> {
 	const today = dayNumberOf(options.now.getTime());
 	const byDay = new Map<number, DayCounts & { sendsFailed: number }>();
 	for (const event of options.events) {
@@ -22,7 +49,6 @@ export async function seedDemoHistory(
 		else counts.joins += 1;
 		byDay.set(day, counts);
 	}
-	let folded = 0;
 	for (let day = today - options.days; day < today; day += 1) {
 		const takenAt = new Date((day + 1) * DAY_MS - 60_000);
 		const upToDay = [...byDay.values()].filter((counts) => counts.day <= day);
@@ -41,8 +67,6 @@ export async function seedDemoHistory(
 			now: takenAt,
 			generatedAt: formatGeneratedAt(takenAt),
 		});
-		await history.record(parseStatsBody(JSON.stringify(body)), takenAt.getTime());
-		folded += 1;
+		yield { snapshot: parseStatsBody(JSON.stringify(body)), takenAt: takenAt.getTime() };
 	}
-	return folded;
 }

@@ -101,7 +101,10 @@ export function startHistorySampler(ctx: SamplerContext, clock: Clock = realCloc
 		listAccounts: () => listLinkedKeys(ctx.stores, ctx.links),
 		fetchSnapshot: async (apiKey) => ctx.stats.fetchSnapshot(apiKey),
 		record: async (snapshot, receivedAt) => ctx.history.record(snapshot, receivedAt),
-		claimOnce: async (key, ttlMs) => (await ctx.coordinator.claim(key, Math.ceil(ttlMs))).claimed,
+		claim: async (key, ttlMs) => {
+			const claim = await ctx.coordinator.claim(key, Math.ceil(ttlMs));
+			return claim.claimed ? claim : null;
+		},
 		secret: ctx.config.linkSecret,
 		perMinute: ctx.config.historySamplePerMinute,
 		now: clock.now,

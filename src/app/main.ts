@@ -4,6 +4,8 @@ import { createLogger } from '../logger.js';
 import { resolveShardCount } from '../discord/shard-plan.js';
 import { startBotProcesses, type BotProcesses } from '../discord/sharding-manager.js';
 import { startBot, type RunningBot } from './start-bot.js';
+import { startManagerMetrics } from './manager-metrics.js';
+import type { RunningMetricsServer } from '../metrics/index.js';
 
 loadDotEnv();
 let config: Config;
@@ -60,12 +62,17 @@ async function runBot(config: Config): Promise<void> {
 async function runManager(config: Config): Promise<void> {
 	const log = createLogger(config.logLevel).child({ role: 'manager' });
 	let processes: BotProcesses | null = null;
+	let metricsServer: RunningMetricsServer | null = null;
 	let stopRequested = false;
+	const stopAll = async () => {
+		await metricsServer?.close();
+		await processes?.stop();
+	};
 	const stop = (signal: string) => {
 		if (stopRequested) return;
 		stopRequested = true;
 		log.info({ signal }, 'signal received: stopping bot processes');
-		if (processes) processes.stop().then(() => process.exit(0));
+		if (processes) void stopAll().then(() => process.exit(0));
 	};
 	for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop(signal));
 	try {
@@ -77,10 +84,12 @@ async function runManager(config: Config): Promise<void> {
 			log,
 			file: fileURLToPath(import.meta.url),
 		});
-		if (stopRequested) await processes.stop().then(() => process.exit(0));
+		// METRICS_PORT: the sum of every child; each child serves its own on METRICS_PORT + 1 + i.
+		metricsServer = await startManagerMetrics({ config, manager: processes.manager, log });
+		if (stopRequested) await stopAll().then(() => process.exit(0));
 	} catch (error) {
 		console.error(`Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
-		await processes?.stop();
+		await stopAll();
 		process.exit(stopRequested ? 0 : 1);
 	}
 }

@@ -51,6 +51,7 @@ export async function openBotServices(
 		baseUrl: config.statsApiBaseUrl,
 		timeoutMs: config.statsApiTimeoutMs,
 		cacheTtlSeconds: config.statsCacheTtlSeconds,
+		now: options.now,
 		cache: stores.cache,
 		cacheSecret: config.linkSecret,
 		flights: shared ? coordinator : undefined,

@@ -15,6 +15,8 @@ import { deletedResourceOf } from '../discord/gateway.js';
 import { connectGateway } from '../discord/gateway.js';
 import { startInteractionsServer, type InteractionsServer } from '../discord/interactions-server.js';
 import { recordShardStatus, shardsProbe, startBotMetrics, storeProbe } from './metrics-endpoint.js';
+import { childMetricsPort } from './manager-metrics.js';
+import { answerSnapshotRequests } from '../metrics/index.js';
 import { openBotServices, type BotServices } from './services.js';
 import { assignedShards, processIndex, resolveShardCount } from '../discord/shard-plan.js';
 
@@ -40,7 +42,7 @@ export interface StartOptions {
 	shards?: GatewayShards;
 	/** HTTP mode: how long a handler may stay silent before a private defer goes out for it. */
 	autoDeferMs?: number;
-	/** The bot's clock for what it shows (which UTC day is today); tests pin it. Default Date.now. */
+	/** The bot's clock, epoch ms: which UTC day is today and how old a cached snapshot is; tests and the demo pin it. */
 	now?: () => number;
 }
 
@@ -75,6 +77,11 @@ export async function startBot(config: Config, options: StartOptions = {}): Prom
 	log.info({ guilds: client.guilds.cache.size, user: client.user?.tag, shardCount: shards.total }, 'bot ready');
 	const { ctx } = services;
 	watchRestRefusals(client.rest, { onStatus: (status) => ctx.metrics.recordDiscordRestResponse(status) });
+	// The manager's METRICS_PORT sums every child: it asks each for a snapshot over the IPC channel.
+	const stopAnswering =
+		isManagedChild() && config.metricsPort !== null
+			? answerSnapshotRequests(ctx.metrics, process, () => recordShardStatus(ctx.metrics, client))
+			: () => undefined;
 	const metricsServer = await startBotMetrics({
 		config: metricsConfig(config),
 		metrics: ctx.metrics,
@@ -86,7 +93,10 @@ export async function startBot(config: Config, options: StartOptions = {}): Prom
 		await services.close();
 		throw error;
 	});
-	return running({ client, interactionsUrl: null, metricsServer, services, router, log }, () => client.destroy());
+	return running({ client, interactionsUrl: null, metricsServer, services, router, log }, async () => {
+		stopAnswering();
+		await client.destroy();
+	});
 }
 
 async function startHttpBot(config: Config, log: Logger, options: StartOptions): Promise<RunningBot> {
@@ -170,10 +180,13 @@ function running(
  * Each process of a ShardingManager serves its own metrics, on METRICS_PORT plus its index (0, 1, …):
  * one port cannot be bound twice, and Prometheus sums the processes' counters itself.
  */
+/** A ShardingManager's child serves its own metrics on METRICS_PORT + 1 + i; the manager serves the sum. */
 function metricsConfig(config: Config): Config {
-	if (config.metricsPort === null || config.metricsPort === 0) return config;
-	return { ...config, metricsPort: config.metricsPort + processIndex(process.env) };
+	if (config.metricsPort === null || !isManagedChild()) return config;
+	return { ...config, metricsPort: childMetricsPort(config.metricsPort, processIndex(process.env)) };
 }
+
+const isManagedChild = () => process.env.SHARDING_MANAGER === 'true' && typeof process.send === 'function';
 
 /** This process's shards: those a ShardingManager handed it, or every shard (internal sharding). */
 export async function planShards(config: Config): Promise<GatewayShards> {

@@ -3,7 +3,7 @@ import { DiscordAPIError, REST } from '@discordjs/rest';
 import { Routes, type APIMessage } from 'discord.js';
 import type { Config } from '../config.js';
 import { ChannelRefusedError, type ChannelRefusal } from '../errors.js';
-import type { GuildApi } from '../guild-api.js';
+import type { ChannelDescription, GuildApi } from '../guild-api.js';
 import type { MessagePayload } from './interaction.js';
 import { toMessageBody } from './message-body.js';
 import { INTERACTION_REQUESTS_PER_SECOND } from './client.js';
@@ -111,12 +111,7 @@ export function botGuildApi(rest: REST, options: BotGuildApiOptions = {}): Guild
 			}
 		},
 		async channelState(guildId, channelId) {
-			try {
-				const channel = await api.channels.get(channelId);
-				return 'guild_id' in channel && channel.guild_id === guildId ? 'exists' : 'deleted';
-			} catch (error) {
-				return channelRefusalOf(error) === 'channelGone' ? 'deleted' : 'unknown';
-			}
+			return (await describeChannel(api, guildId, channelId)).state;
 		},
 		guildName(guildId) {
 			const cached = names.get(guildId);
@@ -131,5 +126,16 @@ export function botGuildApi(rest: REST, options: BotGuildApiOptions = {}): Guild
 			});
 			return entry.name;
 		},
+		describeChannel: async (guildId, channelId) => describeChannel(api, guildId, channelId),
 	};
+}
+
+async function describeChannel(api: API, guildId: string, channelId: string): Promise<ChannelDescription> {
+	try {
+		const channel = await api.channels.get(channelId);
+		if (!('guild_id' in channel) || channel.guild_id !== guildId) return { state: 'deleted', name: null };
+		return { state: 'exists', name: 'name' in channel && typeof channel.name === 'string' ? channel.name : null };
+	} catch (error) {
+		return { state: channelRefusalOf(error) === 'channelGone' ? 'deleted' : 'unknown', name: null };
+	}
 }

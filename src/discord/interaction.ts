@@ -90,6 +90,8 @@ export interface AutocompleteInteraction {
 	readonly userId: string;
 	readonly guildId: string | null;
 	readonly locale: string;
+	/** The member's permissions in the channel (a guild autocomplete carries them as a command does). */
+	readonly memberPermissions: bigint | null;
 	readonly commandName: string;
 	readonly subcommand: string | null;
 	readonly options: CommandOptions;

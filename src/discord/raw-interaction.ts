@@ -180,6 +180,7 @@ function autocompleteInteraction(
 		userId: raw.member?.user.id ?? raw.user?.id ?? '',
 		guildId: raw.guild_id ?? null,
 		locale: raw.locale ?? 'en-US',
+		memberPermissions: raw.member ? BigInt(raw.member.permissions) : null,
 		commandName: raw.data.name,
 		subcommand,
 		options: readOptions(leaves, raw.data.resolved),

@@ -10,6 +10,22 @@ const DEFAULT_RETRY_AFTER_MS = 60_000;
 /** Upstream attempts per account and day; only 429s are retried. */
 const MAX_ATTEMPTS = 3;
 const HKDF_LABEL = 'history-sampler v1';
+/**
+ * How long an account's lease holds while its call is made: its paced attempts and usual 429 waits fit in it.
+ * A process that dies holding it frees the account when it expires. A live holder still waiting past it (a
+ * Retry-After of many minutes) may see another process sample the account too: a second call, never a lost day.
+ */
+export const SAMPLE_LEASE_MS = 10 * 60_000;
+/**
+ * How long a pass's lease holds: longer than a pass takes. A process that dies mid-pass leaves the pass to
+ * the first hourly round of another process after it expires; a pass that outlasts it may be run beside
+ * its holder, which the accounts' own claims keep to one sample each.
+ */
+export const PASS_LEASE_MS = 2 * HOUR_MS;
+
+interface Lease {
+	release(): Promise<void>;
+}
 
 /** One link the sampler may read: its store key (for logs) and its decrypted API key (never logged). */
 export interface SamplerAccount {
@@ -29,8 +45,11 @@ export interface HistorySamplerOptions {
 	fetchSnapshot: (apiKey: string) => Promise<{ snapshot: StatsSnapshot; fetchedAt: number; isStale?: boolean }>;
 	/** Folds the snapshot into the history (the history store's record). */
 	record: (snapshot: StatsSnapshot, receivedAt: number) => Promise<unknown>;
-	/** True for the one caller, across every process sharing the store, that first claims `key` within `ttlMs`. */
-	claimOnce: (key: string, ttlMs: number) => Promise<boolean>;
+	/**
+	 * Takes `key` for `ttlMs` unless another holder has it unexpired, across every process sharing the store
+	 * (the coordinator's claim); null when taken. Release frees it early.
+	 */
+	claim: (key: string, ttlMs: number) => Promise<Lease | null>;
 	/** LINK_SECRET: claim keys carry an HMAC of the API key under a key derived from it, never the key. */
 	secret: Buffer;
 	/** HISTORY_SAMPLE_PER_MINUTE: upstream calls a minute at most. */
@@ -51,14 +70,20 @@ export interface HistorySampler {
 /** Store keys of the sampler's claims, spelled once. */
 export const samplePassClaimKey = (date: string, hour: number): string => `history-pass:${date}:${hour}`;
 export const sampleClaimKey = (date: string, accountKey: string): string => `history-sample:${date}:${accountKey}`;
+export const sampleLeaseKey = (date: string, accountKey: string): string =>
+	`history-sample-lease:${date}:${accountKey}`;
+export const samplePassLeaseKey = (date: string, hour: number): string => `history-pass-lease:${date}:${hour}`;
 
 /**
  * Takes one snapshot of every linked account each UTC day. Each account has an hour of the day, picked from
- * its key, so samples land about 24 h apart and the day's calls are spread over 24 hourly passes. A pass is
- * claimed by one process; each account's sample is claimed per day too, which also makes links sharing a key
- * one account. On start, the hours already past today are caught up (claimed account by account, since the
- * process that ran them may have died midway). A pass that overruns its hour is followed by the hours it
- * missed. A claim taken by a process that dies before its call costs that account one day.
+ * its key, so samples land about 24 h apart and the day's calls are spread over 24 hourly passes. Every hour
+ * a round runs the day's passes that are due and neither done nor held: on start, the hours already past;
+ * then the hour just begun (and any a long round missed); and the pass of a process that died mid-pass, once
+ * its lease (PASS_LEASE_MS) expired. Each account's sample is claimed per day too, which also makes links
+ * sharing a key one account: held by a lease of SAMPLE_LEASE_MS while its call is made, and claimed for the
+ * rest of the day once the sample is taken (or refused). A process that dies before its call costs the
+ * account no day: another process samples it in a later round of the same day (only what is left in the
+ * day's last two hours goes to the next day's sample).
  */
 export function createHistorySampler(options: HistorySamplerOptions): HistorySampler {
 	const { now, log } = options;
@@ -96,12 +121,13 @@ export function createHistorySampler(options: HistorySamplerOptions): HistorySam
 		nextCallAt = Math.max(now(), nextCallAt) + intervalMs;
 	};
 
-	type Outcome = 'sampled' | 'rejected' | 'failed';
+	/** `stopped`: the sampler was stopped before the call; the account is left to another process. */
+	type Outcome = 'sampled' | 'rejected' | 'failed' | 'stopped';
 
 	const sampleAccount = async (account: SamplerAccount): Promise<Outcome> => {
 		for (let attempt = 1; attempt <= MAX_ATTEMPTS && running; attempt += 1) {
 			await pace();
-			if (!running) break;
+			if (!running) return 'stopped';
 			try {
 				const result = await options.fetchSnapshot(account.apiKey);
 				if (result.isStale) {
@@ -124,52 +150,99 @@ export function createHistorySampler(options: HistorySamplerOptions): HistorySam
 				return 'failed';
 			}
 		}
-		if (running) log.warn({ linkKey: account.linkKey }, 'history sample failed: still rate limited');
+		if (!running) return 'stopped';
+		log.warn({ linkKey: account.linkKey }, 'history sample failed: still rate limited');
 		return 'failed';
 	};
 
+	/**
+	 * One account's sample of `date`, once across processes; null when another process holds or took it. The
+	 * lease is taken first and released last, so at every moment the lease or the day's claim is held: no
+	 * other process can slip in between the check and the mark.
+	 */
+	const sampleOnce = async (date: string, accountKey: string, account: SamplerAccount): Promise<Outcome | null> => {
+		const lease = await options.claim(sampleLeaseKey(date, accountKey), SAMPLE_LEASE_MS);
+		if (lease === null) return null;
+		try {
+			const dayClaim = sampleClaimKey(date, accountKey);
+			const open = await options.claim(dayClaim, SAMPLE_LEASE_MS);
+			if (open === null) return null;
+			// Not sampled today: under the lease, the day's claim is taken only once the sample is.
+			await open.release();
+			const outcome = await sampleAccount(account);
+			if (outcome !== 'stopped') await options.claim(dayClaim, claimTtl(date));
+			return outcome;
+		} finally {
+			await lease.release();
+		}
+	};
+
 	const runPass = async (date: string, hours: ReadonlySet<number>) => {
-		const counts = { sampled: 0, rejected: 0, failed: 0 };
+		const counts = { sampled: 0, rejected: 0, failed: 0, stopped: 0 };
 		for await (const account of options.listAccounts()) {
 			if (!running) break;
 			const accountKey = accountKeyOf(account.apiKey);
 			if (!hours.has(hourOf(accountKey))) continue;
-			if (!(await options.claimOnce(sampleClaimKey(date, accountKey), claimTtl(date)))) continue;
-			counts[await sampleAccount(account)] += 1;
+			const outcome = await sampleOnce(date, accountKey, account);
+			if (outcome !== null) counts[outcome] += 1;
 		}
 		log.info({ date, hours: [...hours], ...counts }, 'history sampling pass done');
 	};
 
-	// A store or listing failure ends that pass only; the next hour's pass tries again.
-	const runPassLogged = async (date: string, hours: ReadonlySet<number>) =>
-		runPass(date, hours).catch((error: unknown) => {
-			log.warn({ date, error: errorName(error) }, 'history sampling pass failed');
-		});
+	/**
+	 * The passes of `date` up to `current` that no process ran to the end and none runs now, each held by its
+	 * lease: the hours just begun, the hours past at start, and those of a process that died mid-pass.
+	 */
+	const claimPasses = async (date: string, current: number): Promise<Map<number, Lease>> => {
+		const won = new Map<number, Lease>();
+		try {
+			for (let hour = 0; hour <= current; hour += 1) {
+				const lease = await options.claim(samplePassLeaseKey(date, hour), PASS_LEASE_MS);
+				if (lease === null) continue;
+				const open = await options.claim(samplePassClaimKey(date, hour), PASS_LEASE_MS);
+				if (open === null) {
+					await lease.release();
+					continue;
+				}
+				await open.release();
+				won.set(hour, lease);
+			}
+		} catch (error) {
+			await releaseAll(won);
+			throw error;
+		}
+		return won;
+	};
+
+	const releaseAll = async (leases: Map<number, Lease>) => {
+		for (const lease of leases.values()) await lease.release().catch(() => undefined);
+	};
+
+	// A store or listing failure ends that round only: its passes are left to the next hour's round.
+	const runRound = async (date: string, current: number) => {
+		const won = await claimPasses(date, current);
+		if (won.size === 0) return;
+		try {
+			await runPass(date, new Set(won.keys()));
+			if (!running) return;
+			for (const hour of won.keys()) await options.claim(samplePassClaimKey(date, hour), claimTtl(date));
+		} finally {
+			await releaseAll(won);
+		}
+	};
 
 	const run = async () => {
-		let date = utcDateOf(now());
-		let hour = Math.floor((now() - startOfDate(date)) / HOUR_MS);
-		await runPassLogged(date, new Set(hoursUpTo(0, hour)));
 		while (running) {
 			const time = now();
 			const today = utcDateOf(time);
 			const current = Math.floor((time - startOfDate(today)) / HOUR_MS);
-			const pending = hoursUpTo(today === date ? hour + 1 : 0, current);
-			if (pending.length === 0) {
-				await sleep(startOfDate(today) + (current + 1) * HOUR_MS - time);
-				continue;
-			}
-			const won = new Set<number>();
-			try {
-				for (const pendingHour of pending) {
-					if (await options.claimOnce(samplePassClaimKey(today, pendingHour), claimTtl(today))) won.add(pendingHour);
-				}
-			} catch (error) {
+			await runRound(today, current).catch((error: unknown) => {
 				log.warn({ date: today, error: errorName(error) }, 'history sampling pass failed');
-			}
-			if (won.size > 0) await runPassLogged(today, won);
-			date = today;
-			hour = current;
+			});
+			if (!running) break;
+			// A round that overran its hour is followed at once by the hours it missed.
+			const nextHour = startOfDate(today) + (current + 1) * HOUR_MS;
+			if (now() < nextHour) await sleep(nextHour - now());
 		}
 	};
 
@@ -189,12 +262,6 @@ export function createHistorySampler(options: HistorySamplerOptions): HistorySam
 			loop = null;
 		},
 	};
-}
-
-function hoursUpTo(first: number, last: number): number[] {
-	const hours: number[] = [];
-	for (let hour = first; hour <= last; hour += 1) hours.push(hour);
-	return hours;
 }
 
 function errorName(error: unknown): string {

@@ -4,7 +4,7 @@ export { checkHealth, PROBE_DEADLINE_MS, type HealthCheck, type HealthProbe, typ
 
 export * from './labels.js';
 
-export { createMetrics, type Metrics, type MetricsOptions } from './metrics.js';
+export { createMetrics, METRIC_PREFIX, type Metrics, type MetricsOptions } from './metrics.js';
 
 export { startMetricsServer, type MetricsServerOptions, type RunningMetricsServer } from './server.js';
 

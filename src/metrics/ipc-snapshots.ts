@@ -39,10 +39,18 @@ function isMessage<T extends { type: string }>(message: unknown, type: T['type']
 	return typeof message === 'object' && message !== null && (message as { type?: unknown }).type === type;
 }
 
-/** In a child process: answers the manager's snapshot requests. Returns a function that stops answering. */
-export function answerSnapshotRequests(metrics: { registry: Registry }, parent: IpcParent): () => void {
+/**
+ * In a child process: answers the manager's snapshot requests, after `beforeSnapshot` (which brings gauges read
+ * from elsewhere up to date, as before a scrape). Returns a function that stops answering.
+ */
+export function answerSnapshotRequests(
+	metrics: { registry: Registry },
+	parent: IpcParent,
+	beforeSnapshot?: () => void,
+): () => void {
 	const listener = (message: unknown) => {
 		if (!isMessage<SnapshotRequest>(message, REQUEST)) return;
+		beforeSnapshot?.();
 		// A failed snapshot goes unanswered: the manager leaves this child out of the scrape at its deadline.
 		void metricsSnapshot(metrics)
 			.then((snapshot) => {

@@ -57,6 +57,14 @@ export function isWeekday(value: unknown): value is Weekday {
 	return (WEEKDAYS as readonly unknown[]).includes(value);
 }
 
+/**
+ * A report paused because its channel was deleted can never post again, and its channel cannot be picked
+ * again: it does not count towards MAX_REPORTS_PER_SERVER (it stays listed until `/report remove`).
+ */
+export function countsTowardsLimit(record: Pick<ReportRecord, 'paused'>): boolean {
+	return record.paused?.reason !== 'channelGone';
+}
+
 /** The days a report's post covers. */
 export function reportDays(every: ReportFrequency): 7 | 30 {
 	return every === 'daily' ? 7 : 30;

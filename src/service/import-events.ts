@@ -23,11 +23,14 @@ export async function importEventsFile(
 		nowMs?: number;
 		/** Removes the scratch file at once and stops reading (an AbortError); nothing is stored. */
 		signal?: AbortSignal;
+		/** Told the names of scratch files that killed imports left in the staging directory, now removed. */
+		onStaleScratchRemoved?: (names: string[]) => void;
 	},
 ): Promise<ImportOutcome> {
 	store.accountState(options.accountName); // an unknown account fails before a long read
 	const nowMs = options.nowMs ?? Date.now();
 	const staging = new ImportStaging(options.stagingDirectory);
+	if (staging.removedStale.length > 0) options.onStaleScratchRemoved?.(staging.removedStale);
 	// At once, not when the read ends: a read from a pipe or FIFO may never end.
 	options.signal?.addEventListener('abort', () => staging.discard(), { once: true });
 	try {

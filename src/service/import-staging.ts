@@ -1,15 +1,78 @@
-import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { NormalizedEvent } from './events.js';
 
 const BATCH = 10_000;
+/**
+ * `.import-h<host>-<pid>-<random>.sqlite` (and SQLite's side files): the host and process that own a scratch
+ * file, so a later import can tell one left by a killed import from one in use. Names without the host
+ * (written before it was added) count as this host's.
+ */
+const SCRATCH_NAME = /^\.import-(?:h([0-9a-f]{8})-)?(\d+)-[0-9a-f]{12}\.sqlite(?:-journal|-wal|-shm)?$/;
+/** Another host's process cannot be asked whether it still runs: its scratch file is left this long. */
+const FOREIGN_SCRATCH_AGE_MS = 24 * 3_600_000;
+
+/** This host's tag in scratch names: a hash, so no host name needs escaping in a file name. */
+const hostTag = (): string => createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
+
+/**
+ * Removes the scratch files in `directory` that no running import owns: this host's whose process has ended
+ * (an import killed with SIGKILL, or a crash, could not remove its own), another host's (a shared volume)
+ * once untouched for a day. An import still running keeps its file; so does one whose pid the system has
+ * since given to another process, until that one ends. Returns the names removed.
+ */
+export function removeStaleScratchFiles(directory: string, nowMs = Date.now()): string[] {
+	let names: string[];
+	try {
+		names = readdirSync(directory);
+	} catch {
+		return [];
+	}
+	const here = hostTag();
+	const removed: string[] = [];
+	for (const name of names) {
+		const match = SCRATCH_NAME.exec(name);
+		if (!match) continue;
+		const [, host, pid] = match;
+		const path = join(directory, name);
+		const isStale =
+			host === undefined || host === here
+				? !isRunning(Number(pid))
+				: isUntouchedFor(path, FOREIGN_SCRATCH_AGE_MS, nowMs);
+		if (!isStale) continue;
+		rmSync(path, { force: true });
+		removed.push(name);
+	}
+	return removed;
+}
+
+function isRunning(pid: number): boolean {
+	if (pid === process.pid) return true;
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		// EPERM: it runs, as another user.
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
+function isUntouchedFor(path: string, ageMs: number, nowMs: number): boolean {
+	try {
+		return nowMs - statSync(path).mtimeMs > ageMs;
+	} catch {
+		return false;
+	}
+}
 
 /**
  * A scratch SQLite file that holds an import's validated events until they are stored, so a file of any
  * size is checked in bounded memory and the service's database is locked only for the final copy.
- * The file lives beside the database (its events will need that disk anyway) and is removed by `discard`.
+ * The file lives beside the database (its events will need that disk anyway) and is removed by `discard`;
+ * one an import could not remove (it was killed) is removed by the next import (removeStaleScratchFiles).
  */
 export class ImportStaging {
 	readonly path: string;
@@ -19,8 +82,12 @@ export class ImportStaging {
 	private staged = 0;
 	private duplicateIds = 0;
 
+	/** Scratch files of earlier imports that were left behind, removed before this one began. */
+	readonly removedStale: string[];
+
 	constructor(directory: string) {
-		this.path = join(directory, `.import-${process.pid}-${randomBytes(6).toString('hex')}.sqlite`);
+		this.removedStale = removeStaleScratchFiles(directory);
+		this.path = join(directory, `.import-h${hostTag()}-${process.pid}-${randomBytes(6).toString('hex')}.sqlite`);
 		this.db = new Database(this.path);
 		// Scratch data: a crash loses nothing that the source file does not still hold.
 		this.db.pragma('journal_mode = OFF');

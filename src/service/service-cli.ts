@@ -208,6 +208,10 @@ async function events(args: string[]): Promise<void> {
 			allowDuplicate: values['allow-duplicate'] === true,
 			stagingDirectory: db === ':memory:' ? tmpdir() : dirname(db),
 			signal: interrupt.signal,
+			onStaleScratchRemoved: (names) =>
+				console.error(
+					`note: removed ${names.length} scratch file(s) left by an import that was killed: ${names.join(', ')}`,
+				),
 		});
 	} finally {
 		process.off('SIGINT', stop);

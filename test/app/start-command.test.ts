@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { startDiscordSandbox, type DiscordSandbox } from '../../sandbox/index.js';
 import { registerBotCommands } from './harness.js';
 import { sharedStores, usable } from '../discord/shared-stores.js';
+import { parsePrometheusText } from '../metrics/prometheus-text.js';
 
 const MAIN = fileURLToPath(new URL('../../src/app/main.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');
@@ -91,7 +92,9 @@ if (usable(redis, 'npm start with several processes and in HTTP mode')) {
 			try {
 				await sandbox.waitForShards(2, 60_000);
 				await until(() => (bot.output().match(/"msg":"bot ready"/g) ?? []).length >= 2, 'both children ready');
-				for (const guildId of sandbox.guildIds.slice(0, 2)) {
+				// Each process holds one of the two shards: two /help in one process's guilds, one in the other's.
+				const byProcess = [0, 1].map((shard) => sandbox.guildIds.filter((id) => sandbox.shardOf(id, 2) === shard));
+				for (const guildId of [byProcess[0]![0]!, byProcess[0]![1]!, byProcess[1]![0]!]) {
 					const handle = sandbox.dispatchCommand({ name: 'help', guildId });
 					assert.match((await handle.finalMessage()).content, /\/stats/);
 					assert.equal(handle.callbackAttempts, 1);
@@ -99,10 +102,39 @@ if (usable(redis, 'npm start with several processes and in HTTP mode')) {
 				const pids = [...bot.output().matchAll(/"pid":(\d+)/g)].map((match) => Number(match[1]));
 				assert.equal(pids.length, 2, 'the manager names each child');
 				assert.match(bot.output(), /"role":"manager"/);
-				for (const port of [metricsPort, metricsPort + 1]) {
+
+				// METRICS_PORT is the manager's: every process summed; each child serves its own on METRICS_PORT + 1 + i.
+				await until(() => /sum of every bot process/.test(bot.output()), 'the manager to serve metrics');
+				for (const port of [metricsPort, metricsPort + 1, metricsPort + 2]) {
 					const health = await fetch(`http://127.0.0.1:${port}/healthz`);
-					assert.equal(health.status, 200, `child on METRICS_PORT + ${port - metricsPort} is healthy`);
+					assert.equal(health.status, 200, `METRICS_PORT + ${port - metricsPort} is healthy`);
 				}
+				const helpAnswered = async (port: number) => {
+					const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+					const samples = parsePrometheusText(text).samples.filter(
+						(sample) => sample.name === 'adstats_interactions_total' && sample.labels.command === 'help',
+					);
+					return { count: samples.reduce((sum, sample) => sum + sample.value, 0), text };
+				};
+				const [first, second, sum] = await Promise.all(
+					[metricsPort + 1, metricsPort + 2, metricsPort].map((port) => helpAnswered(port)),
+				);
+				assert.deepEqual([first!.count, second!.count].sort(), [1, 2], "each child counts its own process's");
+				assert.equal(sum!.count, 3, 'the manager serves the sum');
+				assert.match(sum!.text, /^adstats_bot_processes 2$/m);
+				assert.match(sum!.text, /^adstats_bot_processes_unanswered 0$/m);
+				const exposition = parsePrometheusText(sum!.text);
+				for (const shard of ['0', '1']) {
+					const current = exposition.samples.filter(
+						(sample) => sample.name === 'adstats_shard_status' && sample.labels.shard === shard && sample.value === 1,
+					);
+					assert.deepEqual(
+						current.map((sample) => sample.labels.status),
+						['ready'],
+						`shard ${shard} is ready in the sum`,
+					);
+				}
+
 				bot.child.kill('SIGTERM');
 				const started = Date.now();
 				assert.equal(await bot.exited, 0);

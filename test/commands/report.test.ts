@@ -30,6 +30,7 @@ beforeEach(async () => {
 	env.serverKeys.clear();
 	env.serverKeys.set(GUILD, 'good-key-0000000000000000');
 	env.unreadable.clear();
+	env.deletedChannels.clear();
 });
 
 const add = (channelId: string, extra: Partial<Parameters<typeof reportCommand>[0]> = {}) =>
@@ -103,6 +104,31 @@ describe('/report add', () => {
 		assert.deepEqual(error.vars, { max: 5 });
 		await execute(add('3', { strings: { every: 'weekly' } }), env.ctx);
 		assert.equal((await createReportStore(env.ctx.stores).listServer(GUILD)).length, 5);
+	});
+
+	test('a report paused because its channel is gone does not count towards the 5', async () => {
+		const reports = createReportStore(env.ctx.stores);
+		for (let channel = 1; channel <= 4; channel += 1) await execute(add(String(channel)), env.ctx);
+		await reports.put(makeReport({ channelId: '9', paused: { reason: 'channelGone', at: 1 } }));
+		await execute(add('5'), env.ctx);
+		assert.equal((await reports.listServer(GUILD)).length, 6);
+		assert.equal((await refusal(execute(add('6'), env.ctx))).key, 'report.tooMany');
+
+		const list = reportCommand({ subcommand: 'list' });
+		await execute(list, env.ctx);
+		const lines = (list.replies[0]?.payload.content ?? '').split('\n');
+		assert.match(lines[0] ?? '', /\(5\/5\)/);
+		assert.match(lines.at(-1) ?? '', /no longer counts towards the 5: remove it with `\/report remove`/);
+	});
+
+	test('at the limit, a channel deleted since its report last posted is found out and stops counting', async () => {
+		const reports = createReportStore(env.ctx.stores);
+		for (let channel = 1; channel <= 5; channel += 1) await execute(add(String(channel)), env.ctx);
+		env.deletedChannels.add('2');
+		await execute(add('6'), env.ctx);
+		assert.equal((await reports.get(GUILD, '6'))?.paused, null);
+		assert.equal((await reports.get(GUILD, '2'))?.paused?.reason, 'channelGone');
+		assert.equal((await refusal(execute(add('7'), env.ctx))).key, 'report.tooMany');
 	});
 
 	test('Manage Server is checked on every run, and the command is server-only', async () => {
@@ -242,7 +268,7 @@ describe('/report definition and autocomplete', () => {
 				answered = choices;
 			},
 		} as unknown as AutocompleteInteraction;
-		await onAutocomplete(interaction);
+		await onAutocomplete(interaction, env.ctx);
 		assert.equal(answered.length, 25);
 		assert.ok(answered.every((choice) => String(choice.value).startsWith('Europe/') && choice.name === choice.value));
 	});

@@ -3,7 +3,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createHistorySampler } from '../../src/history/sampler.js';
-import { FakeClock } from './fake-clock.js';
+import { FakeClock, loneProcessClaims } from './fake-clock.js';
 import { makeSnapshot } from './snapshots.js';
 
 const HOUR = 3_600_000;
@@ -43,7 +43,7 @@ export async function measureSamplerMemory(count: number): Promise<MemoryFigures
 			sampled += 1;
 		},
 		// Claims live in the shared store, not in the sampler's heap.
-		claimOnce: async () => true,
+		claim: loneProcessClaims(clock.now),
 		secret: Buffer.alloc(32, 1),
 		perMinute: 30,
 		now: clock.now,

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
-import { createHistorySampler } from '../../src/history/sampler.js';
+import { createHistorySampler, PASS_LEASE_MS, SAMPLE_LEASE_MS } from '../../src/history/sampler.js';
 import type { HistorySampler, HistorySamplerOptions, SamplerAccount } from '../../src/history/sampler.js';
 import { KeyRejectedError, RateLimitedError } from '../../src/errors.js';
-import { FakeClock, memoryClaims } from './fake-clock.js';
+import { FakeClock, memoryClaims, loneProcessClaims } from './fake-clock.js';
 import { makeSnapshot } from './snapshots.js';
 
 const HOUR = 3_600_000;
@@ -38,7 +38,7 @@ function harness(clock: FakeClock, list: SamplerAccount[], overrides: Partial<Hi
 		record: async (snapshot) => {
 			recorded.push(snapshot.meta.user ?? '');
 		},
-		claimOnce: memoryClaims(clock.now).claimOnce,
+		claim: memoryClaims(clock.now).claim,
 		secret: SECRET,
 		perMinute: 30,
 		now: clock.now,
@@ -75,9 +75,9 @@ const perDay = (calls: Call[]) => {
 test('two processes sharing the claims sample every account once a day in total, about 24 h apart', async () => {
 	const clock = new FakeClock(START);
 	const list = accounts(60);
-	const { claimOnce, claims } = memoryClaims(clock.now);
-	const first = harness(clock, list, { claimOnce });
-	const second = harness(clock, list, { claimOnce });
+	const { claim, claims } = memoryClaims(clock.now);
+	const first = harness(clock, list, { claim });
+	const second = harness(clock, list, { claim });
 	started(first.options);
 	started(second.options);
 	await clock.advanceTo(START + 2 * DAY - 1);
@@ -92,7 +92,7 @@ test('two processes sharing the claims sample every account once a day in total,
 		assert.ok(Math.abs((times[1] ?? 0) - (times[0] ?? 0) - DAY) <= HOUR, 'samples about a day apart');
 	}
 	for (const key of claims.keys()) {
-		assert.match(key, /^history-(sample:2026-11-2[34]:[0-9a-f]{32}|pass:2026-11-2[34]:\d{1,2})$/);
+		assert.match(key, /^history-(sample(-lease)?:2026-11-2[34]:[0-9a-f]{32}|pass(-lease)?:2026-11-2[34]:\d{1,2})$/);
 		assert.ok(!list.some(({ apiKey }) => key.includes(apiKey)));
 	}
 	const hours = new Set(calls.map((call) => new Date(call.at).getUTCHours()));
@@ -175,6 +175,68 @@ test('a process started mid-day catches up the hours already past, and the rest 
 	for (const call of calls.slice(caughtUp)) assert.ok(call.at >= START + 16 * HOUR);
 });
 
+test('a process that dies before its call costs no account a day: another samples it once the claims expire', async () => {
+	const clock = new FakeClock(START + 5 * HOUR);
+	const list = accounts(40);
+	const { claim } = memoryClaims(clock.now);
+	// The first process catches up hours 0 to 5, claims an account and dies before its call ends (its
+	// fetch never settles, so it never marks the sample done nor releases anything).
+	const dying = harness(clock, list, { claim });
+	dying.options.fetchSnapshot = async (apiKey) => {
+		dying.calls.push({ apiKey, at: clock.now() });
+		return new Promise(() => undefined);
+	};
+	createHistorySampler(dying.options).start();
+	await clock.advanceTo(START + 5 * HOUR + 1000);
+	const [lost] = dying.calls;
+	assert.ok(lost, 'the dying process claimed an account');
+	assert.equal(dying.calls.length, 1);
+
+	const survivor = harness(clock, list, { claim });
+	started(survivor.options);
+	await clock.advanceTo(START + DAY - 1);
+	assert.equal(dying.calls.length, 1, 'the dead process made no further call');
+	const rescued = survivor.calls.filter((call) => call.apiKey === lost.apiKey);
+	assert.equal(rescued.length, 1, "the dead process's account is sampled that day, once");
+	assert.ok(rescued[0]!.at >= lost.at + SAMPLE_LEASE_MS, 'only after the dead claim expired');
+	assert.ok(rescued[0]!.at <= lost.at + PASS_LEASE_MS + HOUR, 'at the first round after the pass lease expired');
+	const counts = perDay(survivor.calls);
+	assert.equal(counts.size, list.length, 'every account sampled that day');
+	assert.ok(
+		[...counts.values()].every((count) => count === 1),
+		'none twice',
+	);
+	assert.equal(survivor.recorded.length, list.length);
+});
+
+test('a process stopped mid-pass releases what it holds: another takes the rest at its next round', async () => {
+	const clock = new FakeClock(START + 5 * HOUR);
+	const list = accounts(40);
+	const { claim } = memoryClaims(clock.now);
+	const stopping = harness(clock, list, { claim });
+	const sampler = createHistorySampler(stopping.options);
+	sampler.start();
+	await clock.advanceTo(START + 5 * HOUR + 3000);
+	assert.ok(stopping.calls.length > 0 && stopping.calls.length < 10, `${stopping.calls.length} sampled before stop`);
+	await sampler.stop();
+	const other = harness(clock, list, { claim });
+	started(other.options);
+	await clock.advanceTo(START + 6 * HOUR - 1);
+	const counts = perDay([...stopping.calls, ...other.calls]);
+	const sampledBeforeSix = other.calls.length + stopping.calls.length;
+	assert.ok(
+		[...counts.values()].every((count) => count === 1),
+		'none twice',
+	);
+	assert.ok(
+		other.calls.every((call) => call.at < START + 5 * HOUR + PASS_LEASE_MS),
+		'without waiting for the leases to expire',
+	);
+	assert.ok(sampledBeforeSix > stopping.calls.length, 'the rest of the stopped pass was taken up before 06:00');
+	await clock.advanceTo(START + DAY - 1);
+	assert.equal(perDay([...stopping.calls, ...other.calls]).size, list.length);
+});
+
 test('stop ends sampling: no call after it', async () => {
 	const clock = new FakeClock(START);
 	const { options, calls } = harness(clock, accounts(30));
@@ -190,11 +252,11 @@ test('stop ends sampling: no call after it', async () => {
 test('a store failure ends one pass only', async () => {
 	const clock = new FakeClock(START);
 	const { options, calls, lines } = harness(clock, accounts(30));
-	const claimOnce = options.claimOnce;
+	const claim = options.claim;
 	let failing = true;
-	options.claimOnce = async (key, ttl) => {
+	options.claim = async (key, ttl) => {
 		if (failing) throw new Error('store down');
-		return claimOnce(key, ttl);
+		return claim(key, ttl);
 	};
 	started(options);
 	await clock.advanceTo(START + 2 * HOUR);
@@ -213,7 +275,7 @@ test('the sampler reads one link at a time, never ahead', async () => {
 	let readAhead = 0;
 	const { options } = harness(clock, []);
 	options.perMinute = 60;
-	options.claimOnce = async () => true;
+	options.claim = loneProcessClaims(clock.now);
 	options.listAccounts = async function* () {
 		for (let index = 0; index < count; index += 1) {
 			lastYielded = keyOf(index);

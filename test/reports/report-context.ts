@@ -26,6 +26,8 @@ export interface ReportTestContext {
 	/** Server id → API key; a key equal to REJECTED_KEY is refused by the stand-in endpoint. */
 	serverKeys: Map<string, string>;
 	unreadable: Set<string>;
+	/** Channel ids Discord answers as deleted; the others exist, named `name-of-<id>`. */
+	deletedChannels: Set<string>;
 	close(): Promise<void>;
 }
 
@@ -36,6 +38,7 @@ export async function openReportContext(): Promise<ReportTestContext> {
 	const coordinator = await openCoordinator(url);
 	const serverKeys = new Map<string, string>();
 	const unreadable = new Set<string>();
+	const deletedChannels = new Set<string>();
 	const status = (guildId: string): LinkStatus | null =>
 		serverKeys.has(guildId)
 			? {
@@ -77,7 +80,13 @@ export async function openReportContext(): Promise<ReportTestContext> {
 		stores,
 		cooldowns: {} as BotContext['cooldowns'],
 		settings: createSettingsStore({ keyv: stores.settings, withLock: createKeyedMutex() }),
-		guildApi: { guildName: async () => 'Report Guild' } as Partial<BotContext['guildApi']> as BotContext['guildApi'],
+		guildApi: {
+			guildName: async () => 'Report Guild',
+			describeChannel: async (_guildId: string, channelId: string) =>
+				deletedChannels.has(channelId)
+					? { state: 'deleted' as const, name: null }
+					: { state: 'exists' as const, name: `name-of-${channelId}` },
+		} as unknown as BotContext['guildApi'],
 		log: createLogger('silent'),
 		metrics: createMetrics({ commands: [], collectDefault: false }),
 	} satisfies BotContext;
@@ -85,6 +94,7 @@ export async function openReportContext(): Promise<ReportTestContext> {
 		ctx,
 		serverKeys,
 		unreadable,
+		deletedChannels,
 		close: async () => {
 			await coordinator.close();
 			await stores.close();
