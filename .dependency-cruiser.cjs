@@ -32,7 +32,11 @@ const layerRules = LAYERS.slice(0, -1).map(([name, path], index) => ({
 	severity: 'error',
 	comment: `${name} may import only the layers below it; a lower layer receives what it needs as a function or a value.`,
 	from: { path },
-	to: { path: LAYERS.slice(index + 1).map(([, above]) => `(${above})`).join('|') },
+	to: {
+		path: LAYERS.slice(index + 1)
+			.map(([, above]) => `(${above})`)
+			.join('|'),
+	},
 }));
 
 // Two folders of one layer (reports and watch, i18n and metrics) may not import each other either.
