@@ -65,6 +65,7 @@ export function createWebStore(keyv: Keyv, options: { now?: () => number } = {})
 	const stateKey = (state: string) => `state:${digest(state)}`;
 	const publicKey = (token: string) => `public:${digest(token)}`;
 	const guildPublicKey = (guildId: string) => `public-of:${guildId}`;
+	const taking = new Set<string>();
 	return {
 		async createSession(session) {
 			const id = randomId();
@@ -88,12 +89,19 @@ export function createWebStore(keyv: Keyv, options: { now?: () => number } = {})
 		async takeLoginState(state) {
 			if (!state) return null;
 			const key = stateKey(state);
-			const stored = (await keyv.get(key)) as LoginState | undefined;
-			if (!stored) return null;
-			// Only the caller whose delete removed it may use it: two callbacks racing with one state get one session.
-			const removed = await keyv.delete(key);
-			if (!removed || now() - stored.createdAt >= LOGIN_STATE_TTL_MS) return null;
-			return stored;
+			// Two callbacks racing with one state get one session: across processes only the caller whose delete
+			// removed the entry may use it; within one, the second caller stops here (SQLite's delete reads first).
+			if (taking.has(key)) return null;
+			taking.add(key);
+			try {
+				const stored = (await keyv.get(key)) as LoginState | undefined;
+				if (!stored) return null;
+				const removed = await keyv.delete(key);
+				if (!removed || now() - stored.createdAt >= LOGIN_STATE_TTL_MS) return null;
+				return stored;
+			} finally {
+				taking.delete(key);
+			}
 		},
 		async publicToken(guildId) {
 			const entry = (await keyv.get(guildPublicKey(guildId))) as { token: string } | undefined;
