@@ -1,7 +1,13 @@
 import type { PeriodComparison } from '../history/compare.js';
 import { LANGUAGE_NAMES, LOCALES, translator, type Locale, type Translate } from '../i18n/index.js';
-import { changeText } from '../render/embed.js';
-import { formatCount, formatUtcDate, resolveLocale as formatLocale } from '../render/format.js';
+import { changeText, failureShare, joinsPer100Sends } from '../render/embed.js';
+import {
+	formatCount,
+	formatDecimal,
+	formatPercent,
+	formatUtcDate,
+	resolveLocale as formatLocale,
+} from '../render/format.js';
 import { STATS_DAYS, STATS_METRICS, type StatsDays, type StatsMetric } from '../stats-options.js';
 import { html, jsonForScript, SafeHtml } from './html.js';
 import type { DashboardStats } from './stats-view.js';
@@ -197,8 +203,15 @@ function totalsTable(stats: DashboardStats, t: Translate, locale: string): SafeH
 				)}
 				<tr>
 					<th scope="row">${t('embed.fields.failedSends')}</th>
-					<td>${formatCount(snapshot.sends.failedAllTime, locale)}</td>
+					<td>
+						${formatCount(snapshot.sends.failedAllTime, locale)}
+						<span class="change">${formatPercent(failureShare(snapshot), locale)}</span>
+					</td>
 					<td></td>
+				</tr>
+				<tr>
+					<th scope="row">${t('embed.fields.conversion')}</th>
+					<td colspan="2">${formatDecimal(joinsPer100Sends(snapshot), locale)}</td>
 				</tr>
 			</tbody>
 		</table>
