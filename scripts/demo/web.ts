@@ -22,7 +22,7 @@ const LOCALES = ['en-US', 'de', 'ja'] as const;
 const PHONE = { width: 390, height: 844 };
 
 /** One person's cookies and the dashboard's answers, without a browser. */
-class Visitor {
+export class Visitor {
 	private readonly cookies = new Map<string, string>();
 
 	constructor(private readonly origin: string) {}

@@ -25,7 +25,13 @@ import {
 import { checkServerAccess, visibleServers, type AccessDeps } from './server-access.js';
 import { LOGIN_STATE_TTL_MS, SESSION_TTL_MS, sameSecret, type WebSession, type WebStore } from './sessions.js';
 import { loadStaticFiles, type StaticFile } from './static-files.js';
-import { loadDashboardStats, statsJson, type DashboardStats, type StatsViewDeps } from './stats-view.js';
+import {
+	createFoldedHistoryCache,
+	loadDashboardStats,
+	statsJson,
+	type DashboardStats,
+	type StatsViewDeps,
+} from './stats-view.js';
 
 /** What the dashboard reads and does; built once at start-up, once per test. */
 export interface WebDeps extends StatsViewDeps, Omit<AccessDeps, 'links'> {
@@ -78,6 +84,7 @@ export function createWebApp(deps: WebDeps): Hono<Env> {
 	const cookieBase = { httpOnly: true, sameSite: 'Lax' as const, path: '/', secure };
 	const redirectUri = `${publicUrl.origin}/auth/callback`;
 	const staticFiles = loadStaticFiles();
+	const foldHistory = createFoldedHistoryCache();
 	const app = new Hono<Env>();
 
 	app.use('*', async (c, next) => {
@@ -335,7 +342,8 @@ export function createWebApp(deps: WebDeps): Hono<Env> {
 		const request = readRequest(c, access?.settings ?? null, true);
 		if (request instanceof Response) return request;
 		try {
-			const stats = await loadDashboardStats(deps, target, { ...request, locale: c.get('locale'), now: now() });
+			const view = { ...request, locale: c.get('locale'), now: now() };
+			const stats = await loadDashboardStats(deps, target, view, foldHistory);
 			return c.json(statsJson(stats));
 		} catch (error) {
 			return expectedJsonError(c, error);
@@ -368,13 +376,8 @@ export function createWebApp(deps: WebDeps): Hono<Env> {
 		isPublic = false,
 	): Promise<DashboardStats | Response> {
 		try {
-			return await loadDashboardStats(deps, target, {
-				days: request.days,
-				metric: request.metric,
-				locale: c.get('locale'),
-				serverName,
-				now: now(),
-			});
+			const view = { days: request.days, metric: request.metric, locale: c.get('locale'), serverName, now: now() };
+			return await loadDashboardStats(deps, target, view, foldHistory);
 		} catch (error) {
 			const message = describeExpectedError(error);
 			if (message === null) throw error;

@@ -5,11 +5,13 @@ import {
 	formatCount,
 	formatDecimal,
 	formatPercent,
-	formatUtcDate,
+	dateTimeFormat,
+	MISSING,
+	numberFormat,
 	resolveLocale as formatLocale,
 } from '../render/format.js';
 import { STATS_DAYS, STATS_METRICS, type StatsDays, type StatsMetric } from '../stats-options.js';
-import { html, jsonForScript, SafeHtml } from './html.js';
+import { escapeHtml, html, jsonForScript, SafeHtml } from './html.js';
 import type { DashboardStats } from './stats-view.js';
 
 /** What the page header shows of the member; null when logged out (or on a public page). */
@@ -232,17 +234,25 @@ function seriesTable(stats: DashboardStats, t: Translate, locale: string): SafeH
 			</tr>
 		</thead>
 		<tbody>
-			${stats.series.map(
-				(day) =>
-					html`<tr data-date="${day.date}">
-						<th scope="row"><time datetime="${day.date}">${formatUtcDate(day.date, locale)}</time></th>
-						<td>${formatCount(day.sends, locale)}</td>
-						<td>${formatCount(day.joins, locale)}</td>
-						<td>${formatCount(day.failedSends, locale)}</td>
-					</tr>`,
-			)}
+			${seriesRows(stats, locale)}
 		</tbody>
 	</table>`;
+}
+
+/**
+ * One row per day (365 on a year's page): built with one number and one date formatter, not a template call
+ * and two formatter lookups per cell, which made up most of a year page's time.
+ */
+function seriesRows(stats: DashboardStats, locale: string): SafeHtml {
+	const count = numberFormat(locale, { maximumFractionDigits: 0 });
+	const date = dateTimeFormat(locale, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+	const cell = (value: number | null) => `<td>${value === null ? MISSING : escapeHtml(count.format(value))}</td>`;
+	let rows = '';
+	for (const day of stats.series) {
+		const label = escapeHtml(date.format(Date.parse(`${day.date}T00:00:00Z`)));
+		rows += `<tr data-date="${escapeHtml(day.date)}"><th scope="row"><time datetime="${escapeHtml(day.date)}">${label}</time></th>${cell(day.sends)}${cell(day.joins)}${cell(day.failedSends)}</tr>\n`;
+	}
+	return new SafeHtml(rows);
 }
 
 /** The server page's public-link box, for members with Manage Server only. */

@@ -1,4 +1,5 @@
 import { comparePeriods, type Comparisons, type PeriodComparison } from '../history/compare.js';
+import type { HistoryRecord } from '../history/record.js';
 import { dailySeries, type DailyFigures } from '../history/daily-figures.js';
 import { addDays, utcDateOf } from '../history/utc-days.js';
 import type { Locale } from '../i18n/index.js';
@@ -36,11 +37,12 @@ export async function loadDashboardStats(
 	deps: StatsViewDeps,
 	target: StatsTarget,
 	view: { days: StatsDays; metric: StatsMetric; locale: Locale; serverName?: string | null; now?: number },
+	foldHistory: FoldHistory = foldEveryTime,
 ): Promise<DashboardStats> {
 	const now = view.now ?? Date.now();
 	const today = utcDateOf(now);
 	const result = await fetchStatsFor(deps, target);
-	const record = await historyWithSnapshot(deps, result, now);
+	const record = await foldHistory(deps, result, now, today);
 	const { input, notes } = chartInputOf(record, {
 		metric: view.metric,
 		days: view.days,
@@ -60,6 +62,45 @@ export async function loadDashboardStats(
 		chart: input ? buildChartConfig(input, { theme: 'light' }) : null,
 		chartDates: input ? input.points.map((point) => point.date) : [],
 		notes,
+	};
+}
+
+/** How long a folded history is reused for pages of the same snapshot (days and metric change, figures not). */
+const FOLDED_TTL_MS = 10_000;
+const FOLDED_LIMIT = 100;
+
+/** The history with a snapshot folded in, as `/stats` builds it; a cache of recent ones or the plain fold. */
+export type FoldHistory = (
+	deps: StatsViewDeps,
+	result: StatsResult,
+	now: number,
+	today: string,
+) => Promise<HistoryRecord>;
+
+const foldEveryTime: FoldHistory = (deps, result, now) => historyWithSnapshot(deps, result, now);
+
+/**
+ * Reuses a folded history for 10 s per snapshot: reading and folding a year of days costs more than the rest
+ * of a page, and a member switching days or metric asks for the same record again. A new snapshot (the stats
+ * cache expired) or a new UTC day makes a new key. One per dashboard app.
+ */
+export function createFoldedHistoryCache(): FoldHistory {
+	const folded = new Map<string, { at: number; record: Promise<HistoryRecord> }>();
+	return (deps, result, now, today) => {
+		const name = result.snapshot.meta.user;
+		if (name === null) return historyWithSnapshot(deps, result, now);
+		const key = `${name}\u0000${result.fetchedAt}\u0000${result.isStale}\u0000${today}`;
+		const hit = folded.get(key);
+		if (hit && now - hit.at < FOLDED_TTL_MS) return hit.record;
+		const record = historyWithSnapshot(deps, result, now);
+		folded.delete(key);
+		folded.set(key, { at: now, record });
+		record.catch(() => folded.delete(key));
+		for (const [oldKey, entry] of folded) {
+			if (folded.size <= FOLDED_LIMIT && now - entry.at < FOLDED_TTL_MS) break;
+			folded.delete(oldKey);
+		}
+		return record;
 	};
 }
 

@@ -1,0 +1,175 @@
+// The web dashboard: a server page and its JSON view at 365 days (stats snapshot cached, a year of history),
+// each beside serving the chart.js file from the same server in the same run; and the memory of an
+// `npm run web` process after 1,000 sessions beside the same process with none.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import { startDiscordSandbox } from '../sandbox/index.js';
+import { Visitor } from '../scripts/demo/web.js';
+import { startWebStack, WEB_PEOPLE } from '../scripts/demo/web-stack.js';
+import type { BenchFigure } from './figures.js';
+import { percentile } from './percentile.js';
+
+const ROUNDS = 300;
+const SESSIONS = 1000;
+const WEB_MAIN = fileURLToPath(new URL('../src/app/web-main.ts', import.meta.url));
+
+/** Milliseconds per GET, sequential, over a kept-alive connection; the body is read whole. */
+async function timeGets(url: string, cookie: string, rounds: number): Promise<number[]> {
+	const times: number[] = [];
+	for (let round = 0; round < rounds; round += 1) {
+		const started = performance.now();
+		const answer = await request(url, { headers: { cookie } });
+		await answer.body.arrayBuffer();
+		if (answer.statusCode !== 200) throw new Error(`${url} answered ${answer.statusCode}`);
+		times.push(performance.now() - started);
+	}
+	return times;
+}
+
+async function runPageBench(): Promise<BenchFigure[]> {
+	const stack = await startWebStack();
+	try {
+		const member = new Visitor(stack.webUrl);
+		stack.sandbox.setOAuthUser(WEB_PEOPLE.member);
+		await member.logIn();
+		const { name, value } = member.sessionCookie();
+		const cookie = `${name}=${value}`;
+		const page = `${stack.webUrl}/servers/${stack.guildId}?days=365`;
+		const json = `${stack.webUrl}/api/servers/${stack.guildId}/stats?days=365`;
+		const file = `${stack.webUrl}/static/chart.umd.min.js`;
+		// The first of each fetches the snapshot and reads the member; the rounds run on the caches (60 s each).
+		for (const url of [page, json, file]) await timeGets(url, cookie, 5);
+		const pages: number[] = [];
+		const views: number[] = [];
+		const files: number[] = [];
+		for (let round = 0; round < ROUNDS / 50; round += 1) {
+			pages.push(...(await timeGets(page, cookie, 50)));
+			views.push(...(await timeGets(json, cookie, 50)));
+			files.push(...(await timeGets(file, cookie, 50)));
+		}
+		const fileP99 = percentile(files, 99);
+		const pageP99 = percentile(pages, 99);
+		const viewP99 = percentile(views, 99);
+		return [
+			{
+				name: 'dashboard server page, 365 days, p50',
+				value: percentile(pages, 50),
+				unit: 'ms',
+				baseline: percentile(files, 50),
+				goal: 'baseline: chart.js file from the same server',
+				met: null,
+			},
+			{
+				name: 'dashboard server page, 365 days, p99',
+				value: pageP99,
+				unit: 'ms',
+				baseline: fileP99,
+				goal: "<= 5x the chart.js file's p99 and < 50 ms",
+				met: pageP99 <= 5 * fileP99 && pageP99 < 50,
+			},
+			{
+				name: 'dashboard JSON view, 365 days, p50',
+				value: percentile(views, 50),
+				unit: 'ms',
+				baseline: percentile(files, 50),
+				goal: 'baseline: chart.js file from the same server',
+				met: null,
+			},
+			{
+				name: 'dashboard JSON view, 365 days, p99',
+				value: viewP99,
+				unit: 'ms',
+				baseline: fileP99,
+				goal: "<= 5x the chart.js file's p99 and < 50 ms",
+				met: viewP99 <= 5 * fileP99 && viewP99 < 50,
+			},
+		];
+	} finally {
+		await stack.close();
+	}
+}
+
+/** Resident memory of a process (Linux), MiB. */
+function rssMiB(pid: number): number {
+	const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+		.split('\n')
+		.find((entry) => entry.startsWith('VmRSS:'));
+	return Number(/(\d+)/u.exec(line ?? '')?.[1] ?? Number.NaN) / 1024;
+}
+
+async function settle(): Promise<void> {
+	await new Promise((resolve) => setTimeout(resolve, 2000));
+}
+
+async function runSessionMemoryBench(): Promise<BenchFigure[]> {
+	const dir = mkdtempSync(join(tmpdir(), 'adstats-bench-web-'));
+	const sandbox = await startDiscordSandbox({ guildCount: 1 });
+	const port = 20_000 + Math.floor(Math.random() * 20_000);
+	const webUrl = `http://127.0.0.1:${port}`;
+	const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), WEB_MAIN], {
+		cwd: dir,
+		env: {
+			PATH: process.env.PATH ?? '',
+			DISCORD_TOKEN: sandbox.token,
+			DISCORD_APPLICATION_ID: sandbox.applicationId,
+			DISCORD_API_URL: sandbox.apiUrl,
+			STATS_API_BASE_URL: 'http://127.0.0.1:9',
+			STORE_URL: `sqlite://${join(dir, 'web.sqlite')}`,
+			LINK_SECRET: randomBytes(32).toString('hex'),
+			HISTORY_SAMPLING: 'off',
+			LOG_LEVEL: 'warn',
+			WEB_PORT: String(port),
+			WEB_PUBLIC_URL: webUrl,
+			DISCORD_CLIENT_SECRET: sandbox.clientSecret,
+			DISCORD_OAUTH_URL: sandbox.oauthAuthorizeUrl,
+		},
+		stdio: 'ignore',
+	});
+	const exited = new Promise((resolve) => child.once('exit', resolve));
+	try {
+		for (let tries = 0; ; tries += 1) {
+			const answer = await fetch(`${webUrl}/healthz`).catch(() => null);
+			if (answer?.status === 200) break;
+			if (tries > 150) throw new Error('npm run web did not start');
+			await new Promise((resolve) => setTimeout(resolve, 200));
+		}
+		const guildId = sandbox.guildIds[0]!;
+		for (let i = 0; i < 50; i += 1) await (await fetch(`${webUrl}/`)).arrayBuffer();
+		await settle();
+		const before = rssMiB(child.pid!);
+		for (let i = 0; i < SESSIONS; i += 1) {
+			const userId = String(350_000_000_000_000_000n + BigInt(i));
+			sandbox.setMember(guildId, userId, {});
+			sandbox.setOAuthUser(userId);
+			const visitor = new Visitor(webUrl);
+			await visitor.logIn();
+			await (await visitor.get('/')).arrayBuffer();
+		}
+		await settle();
+		const after = rssMiB(child.pid!);
+		return [
+			{
+				name: `npm run web resident memory after ${SESSIONS} sessions`,
+				value: Math.round(after * 10) / 10,
+				unit: 'MiB',
+				baseline: Math.round(before * 10) / 10,
+				goal: 'within 10 MiB of the same process with no session (sessions live in the store)',
+				met: after - before <= 10,
+			},
+		];
+	} finally {
+		child.kill('SIGTERM');
+		await exited;
+		await sandbox.close();
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+export async function runWebBench(): Promise<BenchFigure[]> {
+	return [...(await runPageBench()), ...(await runSessionMemoryBench())];
+}
