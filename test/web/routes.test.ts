@@ -429,6 +429,23 @@ describe('the public link', () => {
 		await h.services.ctx.settings.update(guildId, { language: 'auto' });
 	});
 
+	it('posts an audit line for each change when the server has an audit channel', async () => {
+		const auditChannel = h.sandbox.guilds[0]!.channelIds[1]!;
+		await h.services.ctx.settings.update(guildId, { auditChannelId: auditChannel });
+		try {
+			const admin = await loggedIn(ADMIN);
+			await admin.post(`/servers/${guildId}/public`, { enabled: 'on' });
+			await admin.post(`/servers/${guildId}/public`, { enabled: 'off' });
+			const lines = h.sandbox.channelMessages(auditChannel).map((message) => message.content);
+			assert.equal(lines.length, 2);
+			assert.match(lines[0]!, new RegExp(`^<@${ADMIN}> turned on the server's public statistics page`, 'u'));
+			assert.match(lines[1]!, new RegExp(`^<@${ADMIN}> turned off the server's public statistics page`, 'u'));
+			assert.ok(!lines.join('\n').includes('/p/'), 'the link itself stays out of the channel');
+		} finally {
+			await h.services.ctx.settings.update(guildId, { auditChannelId: null });
+		}
+	});
+
 	it('answers an unknown token with 404', async () => {
 		const visitor = new Browser(h.app);
 		assert.equal((await visitor.request('/p/AAAAAAAAAAAAAAAAAAAAAA')).status, 404);
