@@ -124,6 +124,9 @@ export function createWebApp(deps: WebDeps): Hono<Env> {
 		});
 	});
 
+	// Browsers ask for it on every first visit; no icon is better than a 404 in every log and console.
+	app.get('/favicon.ico', (c) => c.body(null, 204, { 'Cache-Control': 'public, max-age=86400' }));
+
 	app.get('/healthz', async (c) => {
 		const answers = await deps.storeAnswers().catch(() => false);
 		return c.text(answers ? 'ok' : 'store unavailable', answers ? 200 : 503);

@@ -99,6 +99,12 @@ if (missing) {
 
 		it('logs in through Discord, draws the chart with the JSON numbers, switches days and metric', async () => {
 			const context = await browser.newContext();
+			// A CSP violation (an inline script, a blocked style) shows up as a console error.
+			const problems: string[] = [];
+			context.on('console', (message) => {
+				if (message.type() === 'error') problems.push(message.text());
+			});
+			context.on('weberror', (error) => problems.push(String(error.error())));
 			const page = await logIn(stack, context, WEB_PEOPLE.member);
 			assert.ok(await page.isVisible(`a[href="/servers/${stack.guildId}"]`), 'the server is listed');
 			const cookies = await context.cookies();
@@ -121,6 +127,7 @@ if (missing) {
 			await page.waitForURL(/days=90&metric=joins/u);
 			assertChartMatches(await chartState(page), await jsonView(page, '/api/me/stats?days=90&metric=joins'));
 			assert.equal(await page.locator('table.series tbody tr').count(), 90);
+			assert.deepEqual(problems, [], 'no script error or CSP violation in the page');
 			await context.close();
 		});
 
