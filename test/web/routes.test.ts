@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { createWebApp } from '../../src/web/app.js';
 import {
 	Browser,
 	createAccount,
@@ -450,6 +451,28 @@ describe('the public link', () => {
 		const visitor = new Browser(h.app);
 		assert.equal((await visitor.request('/p/AAAAAAAAAAAAAAAAAAAAAA')).status, 404);
 		assert.equal((await visitor.request('/p/%3Cscript%3E')).status, 404);
+	});
+});
+
+describe('a failure inside', () => {
+	it('answers a 500 page (JSON under /api) with the security headers, naming nothing of the failure', async () => {
+		const broken = createWebApp({
+			...h.deps,
+			botGuilds: {
+				guild: () => Promise.reject(new Error('discord exploded with token abc.def')),
+				member: () => Promise.reject(new Error('no')),
+			},
+		});
+		const browser = new Browser(broken as unknown as typeof h.app);
+		const callback = await logIn(h, browser, ALICE);
+		assert.equal(callback.status, 302);
+		const page = await browser.request(`/servers/${guildId}`);
+		assert.equal(page.status, 500);
+		for (const header of SECURITY_HEADERS) assert.ok(page.headers.get(header), header);
+		assert.doesNotMatch(await page.text(), /exploded|abc\.def/u);
+		const json = await browser.request(`/api/servers/${guildId}/stats`);
+		assert.equal(json.status, 500);
+		assert.equal(((await json.json()) as { error: { code: string } }).error.code, 'internal');
 	});
 });
 
