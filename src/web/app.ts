@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Config } from '../config.js';
 import { describeExpectedError } from '../discord/error-boundary.js';
@@ -96,6 +97,9 @@ export function createWebApp(deps: WebDeps): Hono<Env> {
 		headers.set('X-Frame-Options', 'DENY');
 		if (!headers.has('Cache-Control')) headers.set('Cache-Control', 'no-store');
 	});
+
+	// The only bodies are two-field forms.
+	app.use('*', bodyLimit({ maxSize: 4096, onError: (c) => c.text('payload too large', 413) }));
 
 	// Every POST comes from a form of ours: anything else is a cross-site request and changes nothing.
 	app.use('*', async (c, next) => {
