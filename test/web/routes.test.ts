@@ -418,6 +418,17 @@ describe('the public link', () => {
 		await admin.post(`/servers/${guildId}/public`, { enabled: 'off' });
 	});
 
+	it('counts Manage Server from a role given after login, once the 60 s cache has passed', async () => {
+		const dave = '310000000000000206';
+		h.sandbox.setMember(guildId, dave, { roles: [roleId] });
+		const browser = await loggedIn(dave);
+		assert.doesNotMatch(await (await browser.request(`/servers/${guildId}`)).text(), /<section class="public">/u);
+		const managers = h.sandbox.addRole(guildId, { name: 'Managers', permissions: BigInt(MANAGE_GUILD) }).id;
+		h.sandbox.setMemberRoles(guildId, dave, [roleId, managers]);
+		h.advance(61_000);
+		assert.match(await (await browser.request(`/servers/${guildId}`)).text(), /<section class="public">/u);
+	});
+
 	it('follows the server language on the public page', async () => {
 		await h.services.ctx.settings.update(guildId, { language: 'de' });
 		const admin = await loggedIn(ADMIN);
