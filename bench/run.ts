@@ -10,6 +10,7 @@ import { runProcessBench } from './process.js';
 import { runScaleBench } from './scale.js';
 import { runServiceBench } from './service.js';
 import { runStatsBench } from './stats.js';
+import { runWebBench } from './web.js';
 
 const sections: [string, () => Promise<BenchFigure[]>][] = [
 	['/stats through the bot and the Discord stand-in', runStatsBench],
@@ -19,6 +20,7 @@ const sections: [string, () => Promise<BenchFigure[]>][] = [
 	['history sampler', () => runHistoryBench()],
 	['/stats from a year of history', () => runHistoryStatsBench()],
 	['stats service at 10 million events', () => runServiceBench()],
+	['web dashboard', () => runWebBench()],
 ];
 
 function printTable(figures: BenchFigure[]): void {

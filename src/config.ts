@@ -41,6 +41,15 @@ export interface Config {
 	discordPublicKey: Buffer | null;
 	metricsPort: number | null;
 	metricsHost: string;
+	/** Set: the web dashboard listens here. */
+	webPort: number | null;
+	webHost: string;
+	/** The origin members open, without a trailing slash; the OAuth2 redirect URI is `{webPublicUrl}/auth/callback`. */
+	webPublicUrl: string | null;
+	/** The application's OAuth2 client secret; required with WEB_PORT. */
+	discordClientSecret: string | null;
+	/** Discord's authorization page. */
+	discordOauthUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -56,7 +65,7 @@ const MIN_HISTORY_DAYS = 371;
 const STATS_PATH = /\/api\/v1\/stats\/?$/;
 
 /** Which variables a purpose needs: the bot needs everything, registering needs only Discord's. */
-export type ConfigPurpose = 'bot' | 'register';
+export type ConfigPurpose = 'bot' | 'register' | 'web';
 
 /**
  * Reads and checks the environment. Throws ConfigError listing every bad variable by name;
@@ -65,7 +74,8 @@ export type ConfigPurpose = 'bot' | 'register';
 export function loadConfig(env: Env = process.env, purpose: ConfigPurpose = 'bot'): Config {
 	const readers = envReaders(env);
 	const { problems, read, integer, oneOf, snowflake } = readers;
-	const isBot = purpose === 'bot';
+	// `npm run web` reads everything the bot reads (store, secrets, stats endpoint) and needs WEB_PORT.
+	const isBot = purpose === 'bot' || purpose === 'web';
 	const discord = readDiscordSettings(readers, isBot);
 	const statsApiBaseUrl = isBot ? readers.url('STATS_API_BASE_URL', undefined, true) : '';
 	if (STATS_PATH.test(statsApiBaseUrl)) {
@@ -98,8 +108,12 @@ export function loadConfig(env: Env = process.env, purpose: ConfigPurpose = 'bot
 		historyDays: integer('HISTORY_DAYS', 400, MIN_HISTORY_DAYS, 3660),
 		...scale,
 		...readMetricsSettings(readers),
+		...readWebSettings(readers, purpose),
 	};
 	if (purpose === 'register' && !config.applicationId) problems.push('DISCORD_APPLICATION_ID is required');
+	if (purpose === 'bot' && config.webPort !== null && config.botProcesses > 1) {
+		problems.push('WEB_PORT serves the dashboard inside npm start only with BOT_PROCESSES=1: run it with npm run web');
+	}
 	if (problems.length > 0) throw new ConfigError(problems);
 	return config;
 }
@@ -159,6 +173,31 @@ function readMetricsSettings(readers: ReturnType<typeof envReaders>) {
 	return {
 		metricsPort: readers.read('METRICS_PORT') === undefined ? null : readers.integer('METRICS_PORT', 0, 0, 65_535),
 		metricsHost: readers.read('METRICS_HOST') ?? '127.0.0.1',
+	};
+}
+
+function readWebSettings(readers: ReturnType<typeof envReaders>, purpose: ConfigPurpose) {
+	const webPort = readers.read('WEB_PORT') === undefined ? null : readers.integer('WEB_PORT', 0, 0, 65_535);
+	if (purpose === 'web' && webPort === null) readers.problems.push('WEB_PORT is required for npm run web');
+	const needed = webPort !== null && purpose !== 'register';
+	const publicUrl =
+		readers.read('WEB_PUBLIC_URL') === undefined && !needed ? null : readers.url('WEB_PUBLIC_URL', undefined, needed);
+	if (publicUrl && URL.canParse(publicUrl) && new URL(publicUrl).pathname !== '/') {
+		readers.problems.push('WEB_PUBLIC_URL must be an origin only (https://host[:port]), without a path');
+	}
+	const clientSecret = readers.read('DISCORD_CLIENT_SECRET') ?? null;
+	if (needed && clientSecret === null) {
+		readers.problems.push("DISCORD_CLIENT_SECRET is required with WEB_PORT (the app's OAuth2 client secret)");
+	}
+	if (needed && readers.read('DISCORD_APPLICATION_ID') === undefined) {
+		readers.problems.push('DISCORD_APPLICATION_ID is required with WEB_PORT (it is the OAuth2 client id)');
+	}
+	return {
+		webPort,
+		webHost: readers.read('WEB_HOST') ?? '127.0.0.1',
+		webPublicUrl: publicUrl || null,
+		discordClientSecret: clientSecret,
+		discordOauthUrl: readers.url('DISCORD_OAUTH_URL', 'https://discord.com/oauth2/authorize', false),
 	};
 }
 

@@ -181,4 +181,64 @@ describe('config of the second milestone', () => {
 		);
 		assert.equal(config.applicationId, '123456789012345678');
 	});
+	describe('web dashboard', () => {
+		const WEB_ENV = {
+			...BASE_ENV,
+			DISCORD_APPLICATION_ID: '123456789012345678',
+			WEB_PORT: '8080',
+			WEB_PUBLIC_URL: 'https://stats.example.org/',
+			DISCORD_CLIENT_SECRET: 'client-secret-that-must-not-leak',
+		};
+
+		it('is off by default, with the documented defaults', () => {
+			const config = loadConfig(BASE_ENV);
+			assert.equal(config.webPort, null);
+			assert.equal(config.webHost, '127.0.0.1');
+			assert.equal(config.webPublicUrl, null);
+			assert.equal(config.discordClientSecret, null);
+			assert.equal(config.discordOauthUrl, 'https://discord.com/oauth2/authorize');
+		});
+
+		it('reads WEB_PORT, WEB_HOST, WEB_PUBLIC_URL, DISCORD_CLIENT_SECRET and DISCORD_OAUTH_URL', () => {
+			const config = loadConfig({
+				...WEB_ENV,
+				WEB_HOST: '0.0.0.0',
+				DISCORD_OAUTH_URL: 'http://127.0.0.1:9/oauth2/authorize',
+			});
+			assert.equal(config.webPort, 8080);
+			assert.equal(config.webHost, '0.0.0.0');
+			assert.equal(config.webPublicUrl, 'https://stats.example.org');
+			assert.equal(config.discordClientSecret, 'client-secret-that-must-not-leak');
+			assert.equal(config.discordOauthUrl, 'http://127.0.0.1:9/oauth2/authorize');
+		});
+
+		it('names what WEB_PORT needs, without printing the secret', () => {
+			const problems = problemsOf({ ...BASE_ENV, WEB_PORT: '8080' }).join('\n');
+			assert.match(problems, /WEB_PUBLIC_URL is required/);
+			assert.match(problems, /DISCORD_CLIENT_SECRET is required with WEB_PORT/);
+			assert.match(problems, /DISCORD_APPLICATION_ID is required with WEB_PORT/);
+			assert.match(
+				problemsOf({ ...WEB_ENV, WEB_PUBLIC_URL: 'ftp://x' }).join(),
+				/WEB_PUBLIC_URL must be an http\(s\) URL/,
+			);
+			assert.match(
+				problemsOf({ ...WEB_ENV, WEB_PUBLIC_URL: 'https://x.example/dashboard' }).join(),
+				/WEB_PUBLIC_URL must be an origin only/,
+			);
+			assert.match(problemsOf({ ...WEB_ENV, WEB_PORT: 'http' }).join(), /WEB_PORT must be a whole number/);
+			const all = problemsOf({ ...WEB_ENV, WEB_PORT: 'x', WEB_PUBLIC_URL: 'nope' }).join();
+			assert.doesNotMatch(all, /client-secret-that-must-not-leak/);
+		});
+
+		it('refuses WEB_PORT with BOT_PROCESSES above 1 in one line naming npm run web', () => {
+			const problems = problemsOf({ ...WEB_ENV, STORE_URL: 'redis://x', BOT_PROCESSES: '2' });
+			assert.equal(problems.length, 1);
+			assert.match(problems[0]!, /BOT_PROCESSES=1.*npm run web/);
+			assert.equal(loadConfig({ ...WEB_ENV, STORE_URL: 'redis://x', BOT_PROCESSES: '2' }, 'web').webPort, 8080);
+		});
+
+		it('npm run web needs WEB_PORT', () => {
+			assert.throws(() => loadConfig(BASE_ENV, 'web'), /WEB_PORT is required for npm run web/);
+		});
+	});
 });

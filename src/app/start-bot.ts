@@ -18,6 +18,8 @@ import { recordShardStatus, shardsProbe, startBotMetrics, storeProbe } from './m
 import { childMetricsPort } from './manager-metrics.js';
 import { answerSnapshotRequests } from '../metrics/index.js';
 import { openBotServices, type BotServices } from './services.js';
+import { startDashboard } from './start-web.js';
+import type { RunningWebServer } from '../web/server.js';
 import { assignedShards, processIndex, resolveShardCount } from '../discord/shard-plan.js';
 
 /** Replies in flight get this long to finish on shutdown; Discord's 3 s window is long gone after it. */
@@ -32,6 +34,8 @@ export interface RunningBot {
 	router: InteractionRouter;
 	/** Where /metrics, /healthz and /livez answer; null without METRICS_PORT. */
 	metricsUrl: string | null;
+	/** Where the dashboard listens (WEB_PORT); null without it. */
+	webUrl: string | null;
 	/** Stops taking interactions, finishes replies in flight, closes Discord and the store. */
 	stop(): Promise<void>;
 }
@@ -93,7 +97,13 @@ export async function startBot(config: Config, options: StartOptions = {}): Prom
 		await services.close();
 		throw error;
 	});
-	return running({ client, interactionsUrl: null, metricsServer, services, router, log }, async () => {
+	const webServer = await startDashboard(config, ctx, log).catch(async (error: unknown) => {
+		await metricsServer?.close();
+		await client.destroy();
+		await services.close();
+		throw error;
+	});
+	return running({ client, interactionsUrl: null, metricsServer, webServer, services, router, log }, async () => {
 		stopAnswering();
 		await client.destroy();
 	});
@@ -109,6 +119,7 @@ async function startHttpBot(config: Config, log: Logger, options: StartOptions):
 	watchRestRefusals(rest, { onStatus: (status) => ctx.metrics.recordDiscordRestResponse(status) });
 	let server: InteractionsServer | undefined;
 	let metricsServer: RunningMetricsServer | null;
+	let webServer: RunningWebServer | null;
 	try {
 		server = await startInteractionsServer({
 			host: config.interactionsHost,
@@ -128,13 +139,18 @@ async function startHttpBot(config: Config, log: Logger, options: StartOptions):
 			await server?.close(async () => undefined);
 			throw error;
 		});
+		webServer = await startDashboard(config, ctx, httpLog).catch(async (error: unknown) => {
+			await metricsServer?.close();
+			await server?.close(async () => undefined);
+			throw error;
+		});
 	} catch (error) {
 		await services.close();
 		throw error;
 	}
 	httpLog.info({ url: server.url }, 'bot ready');
 	return running(
-		{ client: null, interactionsUrl: server.url, metricsServer, services, router, log: httpLog },
+		{ client: null, interactionsUrl: server.url, metricsServer, webServer, services, router, log: httpLog },
 		async () => undefined,
 		(drain) => server.close(drain),
 	);
@@ -146,6 +162,7 @@ function running(
 		client: Client | null;
 		interactionsUrl: string | null;
 		metricsServer: RunningMetricsServer | null;
+		webServer: RunningWebServer | null;
 		services: BotServices;
 		router: InteractionRouter;
 		log: Logger;
@@ -159,6 +176,7 @@ function running(
 		stopping ??= (async () => {
 			log.info({ inFlight: router.inFlight }, 'shutting down: finishing replies in flight');
 			await parts.metricsServer?.close();
+			await parts.webServer?.close();
 			await drainWith(() => router.drain(DRAIN_TIMEOUT_MS));
 			await closeTransport();
 			await services.close();
@@ -170,6 +188,7 @@ function running(
 		client: parts.client,
 		interactionsUrl: parts.interactionsUrl,
 		metricsUrl: parts.metricsServer?.url ?? null,
+		webUrl: parts.webServer?.url ?? null,
 		ctx: services.ctx,
 		router,
 		stop,

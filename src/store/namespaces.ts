@@ -4,11 +4,13 @@ export const CACHE_NAMESPACE = 'stats-cache';
 export const HISTORY_NAMESPACE = 'history';
 export const REPORTS_NAMESPACE = 'reports';
 export const SETTINGS_NAMESPACE = 'settings';
+/** The dashboard's sessions, login states and public links; sessions and states expire on their own. */
+export const WEB_NAMESPACE = 'web';
 
 /** What a store holds that cannot be fetched again; `links migrate` copies these and nothing else. */
 export const DATA_NAMESPACES = [LINKS_NAMESPACE, HISTORY_NAMESPACE, REPORTS_NAMESPACE, SETTINGS_NAMESPACE] as const;
 
 export type DataNamespaceName = (typeof DATA_NAMESPACES)[number];
 
-export const ALL_NAMESPACES = [...DATA_NAMESPACES, CACHE_NAMESPACE] as const;
+export const ALL_NAMESPACES = [...DATA_NAMESPACES, CACHE_NAMESPACE, WEB_NAMESPACE] as const;
 export type NamespaceName = (typeof ALL_NAMESPACES)[number];

@@ -1,0 +1,218 @@
+// The web dashboard: a server page and its JSON view at 365 days (stats snapshot cached, a year of history),
+// each beside serving the chart.js file from the same server in the same run; and the memory of an
+// `npm run web` process after 1,000 sessions beside the same process with none.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import { WebSocket } from 'ws';
+import { startDiscordSandbox } from '../sandbox/index.js';
+import { Visitor } from '../scripts/demo/web.js';
+import { startWebStack, WEB_PEOPLE } from '../scripts/demo/web-stack.js';
+import type { BenchFigure } from './figures.js';
+import { percentile } from './percentile.js';
+
+const ROUNDS = 300;
+const MIB = 1024 * 1024;
+const SESSIONS = 1000;
+const WEB_MAIN = fileURLToPath(new URL('../src/app/web-main.ts', import.meta.url));
+
+/** Milliseconds per GET, sequential, over a kept-alive connection; the body is read whole. */
+async function timeGets(url: string, cookie: string, rounds: number): Promise<number[]> {
+	const times: number[] = [];
+	for (let round = 0; round < rounds; round += 1) {
+		const started = performance.now();
+		const answer = await request(url, { headers: { cookie } });
+		await answer.body.arrayBuffer();
+		if (answer.statusCode !== 200) throw new Error(`${url} answered ${answer.statusCode}`);
+		times.push(performance.now() - started);
+	}
+	return times;
+}
+
+async function runPageBench(): Promise<BenchFigure[]> {
+	const stack = await startWebStack();
+	try {
+		const member = new Visitor(stack.webUrl);
+		stack.sandbox.setOAuthUser(WEB_PEOPLE.member);
+		await member.logIn();
+		const { name, value } = member.sessionCookie();
+		const cookie = `${name}=${value}`;
+		const page = `${stack.webUrl}/servers/${stack.guildId}?days=365`;
+		const json = `${stack.webUrl}/api/servers/${stack.guildId}/stats?days=365`;
+		const file = `${stack.webUrl}/static/chart.umd.min.js`;
+		// The first of each fetches the snapshot and reads the member; the rounds run on the caches (60 s each).
+		for (const url of [page, json, file]) await timeGets(url, cookie, 5);
+		const pages: number[] = [];
+		const views: number[] = [];
+		const files: number[] = [];
+		for (let round = 0; round < ROUNDS / 50; round += 1) {
+			pages.push(...(await timeGets(page, cookie, 50)));
+			views.push(...(await timeGets(json, cookie, 50)));
+			files.push(...(await timeGets(file, cookie, 50)));
+		}
+		const fileP99 = percentile(files, 99);
+		const pageP99 = percentile(pages, 99);
+		const viewP99 = percentile(views, 99);
+		return [
+			{
+				name: 'dashboard server page, 365 days, p50',
+				value: percentile(pages, 50),
+				unit: 'ms',
+				baseline: percentile(files, 50),
+				goal: 'baseline: chart.js file from the same server',
+				met: null,
+			},
+			{
+				name: 'dashboard server page, 365 days, p99',
+				value: pageP99,
+				unit: 'ms',
+				baseline: fileP99,
+				goal: "<= 5x the chart.js file's p99 and < 50 ms",
+				met: pageP99 <= 5 * fileP99 && pageP99 < 50,
+			},
+			{
+				name: 'dashboard JSON view, 365 days, p50',
+				value: percentile(views, 50),
+				unit: 'ms',
+				baseline: percentile(files, 50),
+				goal: 'baseline: chart.js file from the same server',
+				met: null,
+			},
+			{
+				name: 'dashboard JSON view, 365 days, p99',
+				value: viewP99,
+				unit: 'ms',
+				baseline: fileP99,
+				goal: "<= 5x the chart.js file's p99 and < 50 ms",
+				met: viewP99 <= 5 * fileP99 && viewP99 < 50,
+			},
+		];
+	} finally {
+		await stack.close();
+	}
+}
+
+/**
+ * The child's memory after a full garbage collection, through its inspector (started with --inspect on a free
+ * port): heap in use and resident set, MiB. Without a collection, garbage of the logins would read as growth.
+ */
+async function memoryAfterGc(inspectorUrl: string): Promise<{ heap: number; rss: number }> {
+	const socket = new WebSocket(inspectorUrl);
+	await new Promise((resolve, reject) => {
+		socket.once('open', resolve);
+		socket.once('error', reject);
+	});
+	let nextId = 1;
+	const call = (method: string, params: object = {}) =>
+		new Promise<Record<string, unknown>>((resolve) => {
+			const id = nextId++;
+			const onMessage = (data: Buffer) => {
+				const message = JSON.parse(data.toString()) as { id?: number; result?: Record<string, unknown> };
+				if (message.id !== id) return;
+				socket.off('message', onMessage);
+				resolve(message.result ?? {});
+			};
+			socket.on('message', onMessage);
+			socket.send(JSON.stringify({ id, method, params }));
+		});
+	try {
+		for (let i = 0; i < 3; i += 1) await call('HeapProfiler.collectGarbage');
+		const answer = await call('Runtime.evaluate', {
+			expression: 'JSON.stringify(process.memoryUsage())',
+			returnByValue: true,
+		});
+		const usage = JSON.parse((answer.result as { value: string }).value) as { heapUsed: number; rss: number };
+		return { heap: usage.heapUsed / MIB, rss: usage.rss / MIB };
+	} finally {
+		socket.close();
+	}
+}
+
+const round1 = (value: number) => Math.round(value * 10) / 10;
+
+async function runSessionMemoryBench(): Promise<BenchFigure[]> {
+	const dir = mkdtempSync(join(tmpdir(), 'adstats-bench-web-'));
+	const sandbox = await startDiscordSandbox({ guildCount: 1 });
+	const port = 20_000 + Math.floor(Math.random() * 20_000);
+	const webUrl = `http://127.0.0.1:${port}`;
+	const inspectPort = port + 1;
+	const child = spawn(
+		process.execPath,
+		[`--inspect=127.0.0.1:${inspectPort}`, '--import', import.meta.resolve('tsx'), WEB_MAIN],
+		{
+			cwd: dir,
+			env: {
+				PATH: process.env.PATH ?? '',
+				DISCORD_TOKEN: sandbox.token,
+				DISCORD_APPLICATION_ID: sandbox.applicationId,
+				DISCORD_API_URL: sandbox.apiUrl,
+				STATS_API_BASE_URL: 'http://127.0.0.1:9',
+				STORE_URL: `sqlite://${join(dir, 'web.sqlite')}`,
+				LINK_SECRET: randomBytes(32).toString('hex'),
+				HISTORY_SAMPLING: 'off',
+				LOG_LEVEL: 'warn',
+				WEB_PORT: String(port),
+				WEB_PUBLIC_URL: webUrl,
+				DISCORD_CLIENT_SECRET: sandbox.clientSecret,
+				DISCORD_OAUTH_URL: sandbox.oauthAuthorizeUrl,
+			},
+			stdio: 'ignore',
+		},
+	);
+	const exited = new Promise((resolve) => child.once('exit', resolve));
+	try {
+		for (let tries = 0; ; tries += 1) {
+			const answer = await fetch(`${webUrl}/healthz`).catch(() => null);
+			if (answer?.status === 200) break;
+			if (tries > 150) throw new Error('npm run web did not start');
+			await new Promise((resolve) => setTimeout(resolve, 200));
+		}
+		const guildId = sandbox.guildIds[0]!;
+		for (let i = 0; i < 50; i += 1) await (await fetch(`${webUrl}/`)).arrayBuffer();
+		const targets = (await (await fetch(`http://127.0.0.1:${inspectPort}/json/list`)).json()) as {
+			webSocketDebuggerUrl: string;
+		}[];
+		const inspectorUrl = targets[0]!.webSocketDebuggerUrl;
+		const before = await memoryAfterGc(inspectorUrl);
+		for (let i = 0; i < SESSIONS; i += 1) {
+			const userId = String(350_000_000_000_000_000n + BigInt(i));
+			sandbox.setMember(guildId, userId, {});
+			sandbox.setOAuthUser(userId);
+			const visitor = new Visitor(webUrl);
+			await visitor.logIn();
+			await (await visitor.get('/')).arrayBuffer();
+		}
+		const after = await memoryAfterGc(inspectorUrl);
+		return [
+			{
+				name: `npm run web heap after ${SESSIONS} sessions (after GC)`,
+				value: round1(after.heap),
+				unit: 'MiB',
+				baseline: round1(before.heap),
+				goal: 'within 10 MiB of the same process with no session (sessions live in the store)',
+				met: after.heap - before.heap <= 10,
+			},
+			{
+				name: `npm run web resident set after ${SESSIONS} sessions`,
+				value: round1(after.rss),
+				unit: 'MiB',
+				baseline: round1(before.rss),
+				goal: 'reported: includes SQLite page caches and heap the allocator keeps',
+				met: null,
+			},
+		];
+	} finally {
+		child.kill('SIGTERM');
+		await exited;
+		await sandbox.close();
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+export async function runWebBench(): Promise<BenchFigure[]> {
+	return [...(await runPageBench()), ...(await runSessionMemoryBench())];
+}

@@ -1,0 +1,49 @@
+import type { Config } from '../config.js';
+import { createBotRest } from '../discord/bot-rest.js';
+import type { BotContext } from '../discord/context.js';
+import type { Logger } from '../logger.js';
+import { createWebApp, type WebDeps } from '../web/app.js';
+import { createBotGuilds } from '../web/bot-guilds.js';
+import { createOAuthClient } from '../web/discord-oauth.js';
+import { createWebStore } from '../web/sessions.js';
+import { startWebServer, type RunningWebServer } from '../web/server.js';
+
+const PROBE_KEY = 'healthz-probe';
+
+/** The dashboard's dependencies over the bot's context: the same store, links, stats client and history. */
+export function webDepsOf(ctx: BotContext, log: Logger = ctx.log): WebDeps {
+	const { config } = ctx;
+	return {
+		config,
+		links: ctx.links,
+		stats: ctx.stats,
+		history: ctx.history,
+		settings: ctx.settings,
+		guildApi: ctx.guildApi,
+		log,
+		web: createWebStore(ctx.stores.web),
+		botGuilds: createBotGuilds(createBotRest(config)),
+		oauth: createOAuthClient({
+			apiUrl: config.discordApiUrl,
+			clientId: config.applicationId ?? '',
+			clientSecret: config.discordClientSecret ?? '',
+			redirectUri: `${new URL(config.webPublicUrl ?? 'http://127.0.0.1').origin}/auth/callback`,
+		}),
+		storeAnswers: async () => {
+			await ctx.stores.web.get(PROBE_KEY);
+			return true;
+		},
+	};
+}
+
+/** Serves the dashboard on WEB_HOST:WEB_PORT; null when WEB_PORT is unset. */
+export async function startDashboard(config: Config, ctx: BotContext, log: Logger): Promise<RunningWebServer | null> {
+	if (config.webPort === null) return null;
+	const webLog = log.child({ part: 'web' });
+	const server = await startWebServer(createWebApp(webDepsOf(ctx, webLog)), {
+		host: config.webHost,
+		port: config.webPort,
+	});
+	webLog.info({ url: server.url, publicUrl: config.webPublicUrl }, 'dashboard listening');
+	return server;
+}

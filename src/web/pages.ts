@@ -1,0 +1,285 @@
+import type { PeriodComparison } from '../history/compare.js';
+import { LANGUAGE_NAMES, LOCALES, translator, type Locale, type Translate } from '../i18n/index.js';
+import { changeText, failureShare, joinsPer100Sends } from '../render/embed.js';
+import {
+	formatCount,
+	formatDecimal,
+	formatPercent,
+	dateTimeFormat,
+	MISSING,
+	numberFormat,
+	resolveLocale as formatLocale,
+} from '../render/format.js';
+import { STATS_DAYS, STATS_METRICS, type StatsDays, type StatsMetric } from '../stats-options.js';
+import { escapeHtml, html, jsonForScript, SafeHtml } from './html.js';
+import type { DashboardStats } from './stats-view.js';
+
+/** What the page header shows of the member; null when logged out (or on a public page). */
+export interface PageUser {
+	name: string;
+}
+
+export interface PageFrame {
+	locale: Locale;
+	title: string;
+	user: PageUser | null;
+	/** Public pages ask search engines to stay away. */
+	noindex?: boolean;
+	/** The page's path and query without `lang`, for the language links. */
+	here?: string;
+}
+
+/** The frame every page shares: language, header with login state, one stylesheet. */
+export function renderPage(frame: PageFrame, body: SafeHtml): string {
+	const t = translator(frame.locale);
+	const account = frame.user
+		? html`<span class="who">${t('web.loggedInAs', { name: frame.user.name })}</span>
+				<form method="post" action="/logout" class="inline"><button type="submit">${t('web.logout')}</button></form>`
+		: html`<a class="button" href="/login">${t('web.login')}</a>`;
+	return html`<!doctype html>
+		<html lang="${frame.locale}">
+			<head>
+				<meta charset="utf-8" />
+				<meta name="viewport" content="width=device-width, initial-scale=1" />
+				${frame.noindex ? html`<meta name="robots" content="noindex, nofollow" />` : ''}
+				<title>${frame.title} · ${t('web.siteName')}</title>
+				<link rel="stylesheet" href="/static/dashboard.css" />
+			</head>
+			<body>
+				<header>
+					<a class="home" href="/">${t('web.siteName')}</a>
+					<nav>${frame.noindex ? '' : account}</nav>
+				</header>
+				<main>${body}</main>
+				<footer>${languageLinks(frame)}</footer>
+			</body>
+		</html> `.text;
+}
+
+function languageLinks(frame: PageFrame): SafeHtml {
+	const here = frame.here ?? '/';
+	const joiner = here.includes('?') ? '&' : '?';
+	return html`<nav class="languages" aria-label="${translator(frame.locale)('web.language')}">
+		${LOCALES.map(
+			(locale) =>
+				html`<a
+					href="${here}${joiner}lang=${locale}"
+					lang="${locale}"
+					${locale === frame.locale ? html` aria-current="true"` : ''}
+					>${LANGUAGE_NAMES[locale]}</a
+				> `,
+		)}
+	</nav>`;
+}
+
+/** A short page: a heading, one paragraph (already HTML) and optional links. */
+export function messageBody(title: string, text: SafeHtml | string, links: { href: string; label: string }[] = []) {
+	return html`<h1>${title}</h1>
+		<p class="message">${text}</p>
+		${links.map((link) => html`<p><a class="button" href="${link.href}">${link.label}</a></p>`)}`;
+}
+
+export function loggedOutHome(t: Translate): SafeHtml {
+	return html`<h1>${t('web.siteName')}</h1>
+		<p>${t('web.intro')}</p>
+		<p><a class="button" href="/login">${t('web.login')}</a></p>`;
+}
+
+export function loggedInHome(t: Translate, servers: { id: string; name: string }[], lang: string): SafeHtml {
+	const list =
+		servers.length === 0
+			? html`<p>${t('web.noServers')}</p>`
+			: html`<ul class="servers">
+					${servers.map((server) => html`<li><a href="/servers/${server.id}${lang}">${server.name}</a></li>`)}
+				</ul>`;
+	return html`<h1>${t('web.siteName')}</h1>
+		<p><a class="button" href="/me${lang}">${t('web.myAccount')}</a></p>
+		<h2>${t('web.servers')}</h2>
+		${list}`;
+}
+
+export interface StatsPageOptions {
+	locale: Locale;
+	heading: string;
+	/** Path of the page without a query, e.g. `/servers/123`; the days and metric links point here. */
+	path: string;
+	/** `?lang=` kept in the links when the member chose one. */
+	lang: string | null;
+	/** The CSV link; null on public pages. */
+	exportPath: string | null;
+	/** Extra HTML after the figures (the public-link form for admins). */
+	extra?: SafeHtml;
+}
+
+/** A stats page: what `/stats` shows, with the chart drawn in the page and the same numbers in a table. */
+export function statsBody(stats: DashboardStats, options: StatsPageOptions): SafeHtml {
+	const t = translator(options.locale);
+	const locale = formatLocale(options.locale);
+	const { snapshot } = stats.result;
+	const account = snapshot.meta.user;
+	const query = (days: StatsDays, metric: StatsMetric) =>
+		`${options.path}?days=${days}&metric=${metric}${options.lang ? `&lang=${options.lang}` : ''}`;
+	return html`<h1>${options.heading}</h1>
+		<p class="account">${account === null ? t('web.accountUnknown') : t('web.account', { account })}</p>
+		${generatedLine(stats, t, locale)}
+		<nav class="choices" aria-label="${t('web.days')}">
+			<span>${t('web.days')}:</span> ${STATS_DAYS.map((days) =>
+				choice(query(days, stats.metric), String(days), days === stats.days),
+			)}
+		</nav>
+		<nav class="choices" aria-label="${t('web.metric')}">
+			<span>${t('web.metric')}:</span> ${STATS_METRICS.map((metric) =>
+				choice(query(stats.days, metric), t(`chart.legend.${metric}`), metric === stats.metric),
+			)}
+		</nav>
+		${totalsTable(stats, t, locale)}
+		<figure class="chart">
+			${
+				stats.chart
+					? html`<div class="chart-box">
+								<canvas id="chart" width="800" height="400" role="img" aria-label="${t('web.chartLabel')}"></canvas>
+							</div>
+							<script type="application/json" id="chart-data">
+								${jsonForScript({ config: stats.chart.config, dates: stats.chartDates })}
+							</script>`
+					: ''
+			}
+			${stats.notes.map((note) => html`<figcaption>${note}</figcaption>`)}
+		</figure>
+		${options.exportPath ? html`<p><a class="button" href="${options.exportPath}?days=${stats.days}" download>${t('web.download')}</a></p>` : ''}
+		${options.extra ?? ''} ${seriesTable(stats, t, locale)}
+		<script src="/static/chart.umd.min.js"></script>
+		<script src="/static/dashboard.js"></script>`;
+}
+
+function choice(href: string, label: string, current: boolean): SafeHtml {
+	return current
+		? html`<a href="${href}" aria-current="page" class="current">${label}</a> `
+		: html`<a href="${href}">${label}</a> `;
+}
+
+function generatedLine(stats: DashboardStats, t: Translate, locale: string): SafeHtml {
+	const at = stats.result.snapshot.meta.generatedAt ?? new Date(stats.result.fetchedAt).toISOString();
+	const time = formatInstant(at, locale);
+	if (stats.result.isStale) return html`<p class="stale">${t('web.stale', { time })}</p>`;
+	return html`<p class="generated">${t('web.generated', { time })}</p>`;
+}
+
+function formatInstant(iso: string, locale: string): string {
+	const date = new Date(iso);
+	if (Number.isNaN(date.getTime())) return '—';
+	return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(date);
+}
+
+function totalsTable(stats: DashboardStats, t: Translate, locale: string): SafeHtml {
+	const { snapshot } = stats.result;
+	const { sends, joins } = stats.comparisons;
+	// Today is not over: it stands beside yesterday's total, never with a percentage (as in the embed).
+	const todayCell = (today: number | null, yesterday: number | null) =>
+		html`<td>
+			${formatCount(today, locale)}
+			<span class="change">${t('web.besideYesterday', { value: formatCount(yesterday, locale) })}</span>
+		</td>`;
+	const changeCell = (comparison: PeriodComparison) =>
+		html`<td>
+			${formatCount(comparison.current, locale)}
+			<span class="change">${changeText(comparison.change, t, locale)}</span>
+		</td>`;
+	const plainCell = (value: number | null) => html`<td>${formatCount(value, locale)}</td>`;
+	const row = (label: string, cells: SafeHtml[]) =>
+		html`<tr>
+			<th scope="row">${label}</th>
+			${cells}
+		</tr>`;
+	return html`<table class="totals">
+			<caption>
+				${t('web.totals')}
+			</caption>
+			<thead>
+				<tr>
+					<th scope="col">${t('web.period')}</th>
+					<th scope="col">${t('chart.legend.sends')}</th>
+					<th scope="col">${t('chart.legend.joins')}</th>
+				</tr>
+			</thead>
+			<tbody>
+				${row(t('fullDays.today'), [
+					todayCell(sends.day.today, sends.day.yesterday),
+					todayCell(joins.day.today, joins.day.yesterday),
+				])}
+				${row(t('embed.fields.last7'), [plainCell(snapshot.sends.weekly), plainCell(snapshot.joins.weekly)])}
+				${row(t('embed.fields.last30'), [plainCell(snapshot.sends.monthly), plainCell(snapshot.joins.monthly)])}
+				${row(t('embed.fields.allTime'), [plainCell(snapshot.sends.allTime), plainCell(snapshot.joins.allTime)])}
+				${row(t('fullDays.last7'), [changeCell(sends.week), changeCell(joins.week)])}
+				${row(t('fullDays.last30'), [changeCell(sends.month), changeCell(joins.month)])}
+				<tr>
+					<th scope="row">${t('embed.fields.failedSends')}</th>
+					<td>
+						${formatCount(snapshot.sends.failedAllTime, locale)}
+						<span class="change">${formatPercent(failureShare(snapshot), locale)}</span>
+					</td>
+					<td></td>
+				</tr>
+				<tr>
+					<th scope="row">${t('embed.fields.conversion')}</th>
+					<td colspan="2">${formatDecimal(joinsPer100Sends(snapshot), locale)}</td>
+				</tr>
+			</tbody>
+		</table>
+		<p class="note">${t('fullDays.note')}</p>`;
+}
+
+function seriesTable(stats: DashboardStats, t: Translate, locale: string): SafeHtml {
+	return html`<table class="series">
+		<caption>
+			${t('web.dailyFigures')}
+		</caption>
+		<thead>
+			<tr>
+				<th scope="col">${t('web.date')}</th>
+				<th scope="col">${t('chart.legend.sends')}</th>
+				<th scope="col">${t('chart.legend.joins')}</th>
+				<th scope="col">${t('web.failedSends')}</th>
+			</tr>
+		</thead>
+		<tbody>
+			${seriesRows(stats, locale)}
+		</tbody>
+	</table>`;
+}
+
+/**
+ * One row per day (365 on a year's page): built with one number and one date formatter, not a template call
+ * and two formatter lookups per cell, which made up most of a year page's time.
+ */
+function seriesRows(stats: DashboardStats, locale: string): SafeHtml {
+	const count = numberFormat(locale, { maximumFractionDigits: 0 });
+	const date = dateTimeFormat(locale, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+	const cell = (value: number | null) => `<td>${value === null ? MISSING : escapeHtml(count.format(value))}</td>`;
+	let rows = '';
+	for (const day of stats.series) {
+		const label = escapeHtml(date.format(Date.parse(`${day.date}T00:00:00Z`)));
+		rows += `<tr data-date="${escapeHtml(day.date)}"><th scope="row"><time datetime="${escapeHtml(day.date)}">${label}</time></th>${cell(day.sends)}${cell(day.joins)}${cell(day.failedSends)}</tr>\n`;
+	}
+	return new SafeHtml(rows);
+}
+
+/** The server page's public-link box, for members with Manage Server only. */
+export function publicLinkForm(t: Translate, guildId: string, publicUrl: string | null): SafeHtml {
+	const action = `/servers/${guildId}/public`;
+	const button = (enabled: 'on' | 'off', label: string) =>
+		html`<form method="post" action="${action}" class="inline">
+			<input type="hidden" name="enabled" value="${enabled}" /><button type="submit">${label}</button>
+		</form>`;
+	return html`<section class="public">
+		<h2>${t('web.publicTitle')}</h2>
+		${
+			publicUrl
+				? html`<p>${t('web.publicOn')}</p>
+						<p><a id="public-link" href="${publicUrl}">${publicUrl}</a></p>
+						<p>${button('on', t('web.publicRenew'))} ${button('off', t('web.publicDisable'))}</p>`
+				: html`<p>${t('web.publicOff')}</p>
+						<p>${button('on', t('web.publicEnable'))}</p>`
+		}
+	</section>`;
+}
