@@ -19,6 +19,7 @@ import { startDiscordSandbox, type InteractionHandle, type SandboxMessage } from
 import { startFaultyUpstream, type UpstreamMode } from './demo/faulty-upstream.js';
 import { renderDemoPage, renderLanguageIndex, type DemoStep } from './demo/html-page.js';
 import { foldDemoHistory } from './demo/seed-history.js';
+import { runWebDemo } from './demo/web.js';
 
 const OUTPUT_DIR = resolve('demo-output');
 const MANAGE_SERVER = (1n << 5n).toString();
@@ -375,6 +376,8 @@ try {
 		`\nDone: ${stepCount} replies in ${LOCALES.length} languages, ${chartCount} chart PNGs, every request valid against Discord's API description.`,
 	);
 	console.log(`Open ${join(OUTPUT_DIR, 'index.html')} to see them as Discord would show them.`);
+	console.log('\nThe web dashboard, logged in as a member, an admin and a member without the role:');
+	await runWebDemo({ outputDir: join(OUTPUT_DIR, 'web') });
 } finally {
 	await bot.stop();
 	await sandbox.close();
