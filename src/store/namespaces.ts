@@ -4,9 +4,17 @@ export const CACHE_NAMESPACE = 'stats-cache';
 export const HISTORY_NAMESPACE = 'history';
 export const REPORTS_NAMESPACE = 'reports';
 export const SETTINGS_NAMESPACE = 'settings';
+/** Stat channels and alerts (src/watch), with each one's state. */
+export const WATCH_NAMESPACE = 'watch';
 
 /** What a store holds that cannot be fetched again; `links migrate` copies these and nothing else. */
-export const DATA_NAMESPACES = [LINKS_NAMESPACE, HISTORY_NAMESPACE, REPORTS_NAMESPACE, SETTINGS_NAMESPACE] as const;
+export const DATA_NAMESPACES = [
+	LINKS_NAMESPACE,
+	HISTORY_NAMESPACE,
+	REPORTS_NAMESPACE,
+	SETTINGS_NAMESPACE,
+	WATCH_NAMESPACE,
+] as const;
 
 export type DataNamespaceName = (typeof DATA_NAMESPACES)[number];
 

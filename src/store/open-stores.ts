@@ -9,6 +9,7 @@ import {
 	LINKS_NAMESPACE,
 	REPORTS_NAMESPACE,
 	SETTINGS_NAMESPACE,
+	WATCH_NAMESPACE,
 } from './namespaces.js';
 import type { NamespaceName } from './namespaces.js';
 
@@ -18,6 +19,8 @@ export interface Stores {
 	history: Keyv;
 	reports: Keyv;
 	settings: Keyv;
+	/** Stat channels and alerts. */
+	watch: Keyv;
 	/** Raw access for the maintenance commands (listing, verbatim copies); the bot uses the Keyvs. */
 	backend: StoreBackend;
 	/** The full name of a namespace on this store (prefix included), as `backend` expects it. */
@@ -60,6 +63,7 @@ export async function openStores(storeUrl: string, options: OpenStoresOptions = 
 		history: keyvOf(HISTORY_NAMESPACE),
 		reports: keyvOf(REPORTS_NAMESPACE),
 		settings: keyvOf(SETTINGS_NAMESPACE),
+		watch: keyvOf(WATCH_NAMESPACE),
 		backend,
 		namespace,
 		close: async () => backend.close(),
