@@ -1,4 +1,4 @@
-import { checkCommandLimits, checkMessageLimits } from './limits.js';
+import { checkCommandLimits } from './limits.js';
 import { checkAgainstSpec } from './openapi-validator.js';
 import type { Problem } from './problems.js';
 import { invalidFormBody, refuse, route } from './rest-server.js';
@@ -150,48 +150,6 @@ function deleteCommand(request: RestRequest, state: SandboxState): RestReply {
 	return { status: 204 };
 }
 
-function getChannel(request: RestRequest, state: SandboxState): RestReply {
-	const guildId = state.guildOfChannel(request.params.channel ?? '')?.id;
-	if (!guildId) return refuse(state, request, 404, 10003, 'Unknown Channel');
-	return {
-		status: 200,
-		body: {
-			id: request.params.channel,
-			type: 0,
-			guild_id: guildId,
-			name: 'channel',
-			position: 0,
-			parent_id: null,
-			nsfw: false,
-			flags: 0,
-			permission_overwrites: [],
-			last_message_id: null,
-			rate_limit_per_user: 0,
-			topic: null,
-		},
-	};
-}
-
-/** `channel.send()`: a public message from the bot, outside any interaction. */
-function createChannelMessage(request: RestRequest, state: SandboxState): RestReply {
-	const channelId = request.params.channel ?? '';
-	const guildId = state.guildOfChannel(channelId)?.id;
-	if (!guildId) return refuse(state, request, 404, 10003, 'Unknown Channel');
-	const data = isObject(request.body) ? request.body : {};
-	const sizes = request.uploads.map((upload) => upload.bytes.length);
-	const problems = checkMessageLimits(data, [], sizes, state.settings.attachmentSizeLimit);
-	if (state.settings.validateSchema) problems.push(...checkAgainstSpec('MessageCreateRequest', data));
-	if (problems.length > 0) return invalidFormBody(state, request, problems);
-	const message = state.messages.create({ channelId, guildId, interactionId: null, isEphemeral: false });
-	const prepared = state.messages.prepare(message, data, request.uploads, false, []);
-	if (prepared.problems.length > 0) {
-		state.messages.delete(message);
-		return invalidFormBody(state, request, prepared.problems);
-	}
-	state.messages.commit(message, data, prepared, false);
-	return { status: 200, body: state.toApiMessage(message) };
-}
-
 export const appRoutes: Route[] = [
 	route('GET', '/gateway', false, (_request, state) => ({ status: 200, body: { url: state.gatewayUrl } })),
 	route('GET', '/gateway/bot', true, (_request, state) => ({
@@ -207,7 +165,6 @@ export const appRoutes: Route[] = [
 			},
 		},
 	})),
-	route('GET', '/users/@me', true, (_request, state) => ({ status: 200, body: state.settings.botUser })),
 	route('GET', '/applications/@me', true, (_request, state) => ({ status: 200, body: application(state) })),
 	route('GET', '/oauth2/applications/@me', true, (_request, state) => ({ status: 200, body: application(state) })),
 	route('GET', '/applications/:app/commands', true, (_request, state) => ({
@@ -230,11 +187,4 @@ export const appRoutes: Route[] = [
 	route('POST', '/applications/:app/guilds/:guild/commands', true, postCommand),
 	route('PATCH', '/applications/:app/guilds/:guild/commands/:command', true, patchCommand),
 	route('DELETE', '/applications/:app/guilds/:guild/commands/:command', true, deleteCommand),
-	route('GET', '/channels/:channel', true, getChannel),
-	route('GET', '/guilds/:guild/roles', true, (request, state) => {
-		const guild = state.guildById(request.params.guild ?? '');
-		if (!guild) return refuse(state, request, 404, 10004, 'Unknown Guild');
-		return { status: 200, body: guild.roles() };
-	}),
-	route('POST', '/channels/:channel/messages', true, createChannelMessage),
 ];

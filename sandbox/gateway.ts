@@ -3,7 +3,8 @@ import type { Duplex } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
-import type { ApiUser, GuildFixture } from './fixtures.js';
+import type { ApiUser } from './fixtures.js';
+import type { GuildFixture } from './guild.js';
 import { shardOf } from './snowflake.js';
 import type { InteractionDelivery } from './types.js';
 

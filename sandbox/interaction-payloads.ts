@@ -1,5 +1,5 @@
 import { BOT_PERMISSIONS, MEMBER_PERMISSIONS, buildMember, buildTextChannel, buildUser } from './fixtures.js';
-import type { ApiUser } from './fixtures.js';
+import type { ApiChannel, ApiUser } from './fixtures.js';
 import type { Json } from './types.js';
 
 /** An option as a member filled it in; `type` is Discord's option type (3 string, 4 integer, 5 boolean, …). */
@@ -15,9 +15,14 @@ export interface InteractionContext {
 	guildId?: string | null;
 	channelId?: string;
 	userId?: string;
-	/** The member's permissions in the channel; default: an ordinary member without Manage Server. */
+	/**
+	 * The member's permissions in the channel; default: computed from their roles and the channel's overwrites
+	 * (an ordinary member without Manage Server unless a test gave them roles).
+	 */
 	permissions?: bigint | string;
+	/** Default: the user's locale (`setUser`), else `en-US`. */
 	locale?: string;
+	/** Default: the guild's preferred locale (`setGuildLocale`), else `en-US`. */
 	guildLocale?: string;
 }
 
@@ -54,6 +59,10 @@ export interface ResolvedContext {
 	permissions: string;
 	locale: string;
 	guildLocale: string;
+	/** Guild interactions: the member's roles and join time, the channel as it stands, the bot's permissions there. */
+	member?: { roles: string[]; joinedAt: string };
+	channel?: ApiChannel;
+	appPermissions?: string;
 }
 
 /** The part of INTERACTION_CREATE that discord.js needs besides `type` and `data`. */
@@ -70,7 +79,7 @@ export function buildInteractionBase(
 		token,
 		version: 1,
 		locale: ctx.locale,
-		app_permissions: BOT_PERMISSIONS,
+		app_permissions: ctx.appPermissions ?? BOT_PERMISSIONS,
 		entitlements: [],
 		attachment_size_limit: attachmentSizeLimit,
 		channel_id: ctx.channelId,
@@ -80,10 +89,11 @@ export function buildInteractionBase(
 		base.guild = { id: ctx.guildId, locale: ctx.guildLocale, features: [] };
 		base.guild_locale = ctx.guildLocale;
 		base.channel = {
-			...buildTextChannel(ctx.channelId, ctx.guildId, 'channel', 0, null),
+			...(ctx.channel ?? buildTextChannel(ctx.channelId, ctx.guildId, 'channel', 0, null)),
 			permissions: ctx.permissions,
 		};
-		base.member = { ...buildMember(ctx.user, [], new Date(0).toISOString()), permissions: ctx.permissions };
+		const member = buildMember(ctx.user, ctx.member?.roles ?? [], ctx.member?.joinedAt ?? new Date(0).toISOString());
+		base.member = { ...member, permissions: ctx.permissions };
 		base.authorizing_integration_owners = { '0': ctx.guildId };
 		base.context = 0;
 	} else {

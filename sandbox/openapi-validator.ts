@@ -18,7 +18,17 @@ export type RequestSchemaName =
 	| 'ApplicationCommandUpdateRequest'
 	| 'ApplicationCommandCreateRequest'
 	| 'ApplicationCommandPatchRequestPartial'
-	| 'MessageCreateRequest';
+	| 'MessageCreateRequest'
+	| 'UpdateGuildChannelRequestPartial';
+
+/** Answer schemas, for checking what the stand-in itself returns. */
+export type ResponseSchemaName =
+	| 'GuildChannelResponse'
+	| 'GuildMemberResponse'
+	| 'GuildRoleResponse'
+	| 'GuildWithCountsResponse'
+	| 'MyGuildResponse'
+	| 'UserPIIResponse';
 
 interface AjvLike {
 	compile(schema: object): ValidateFunction;
@@ -53,7 +63,7 @@ function loadAjv(): AjvLike {
 	return instance;
 }
 
-function validatorFor(name: RequestSchemaName, asArray: boolean): ValidateFunction {
+function validatorFor(name: RequestSchemaName | ResponseSchemaName, asArray: boolean): ValidateFunction {
 	const cacheKey = asArray ? `${name}[]` : name;
 	let validate = validators.get(cacheKey);
 	if (!validate) {
@@ -64,8 +74,13 @@ function validatorFor(name: RequestSchemaName, asArray: boolean): ValidateFuncti
 	return validate;
 }
 
-/** Validates a request body against a schema of Discord's OpenAPI description; `prefix` roots the problem paths. */
-export function checkAgainstSpec(name: RequestSchemaName, body: unknown, prefix: string[] = [], asArray = false) {
+/** Validates a body against a schema of Discord's OpenAPI description; `prefix` roots the problem paths. */
+export function checkAgainstSpec(
+	name: RequestSchemaName | ResponseSchemaName,
+	body: unknown,
+	prefix: string[] = [],
+	asArray = false,
+) {
 	const validate = validatorFor(name, asArray);
 	if (validate(body)) return [];
 	return (validate.errors ?? []).map((error): Problem => ({

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Upload } from './messages.js';
+import type { OAuthGrant } from './oauth.js';
 import type { Problem } from './problems.js';
 import { toDiscordErrors } from './problems.js';
 import type { SandboxState } from './state.js';
@@ -12,29 +13,66 @@ export interface RestRequest {
 	params: Record<string, string>;
 	query: URLSearchParams;
 	authorization: string | undefined;
-	/** Parsed JSON, or `payload_json` of a multipart body. */
+	/** Parsed JSON, or `payload_json` of a multipart body; on form routes the form's fields. */
 	body: unknown;
 	uploads: Upload[];
+	/** The request's Content-Type header. */
+	contentType?: string;
+	/** On routes that take a user's OAuth2 token: the grant behind `Authorization: Bearer …` (none with the bot token). */
+	grant?: OAuthGrant;
 }
 
 export interface RestReply {
 	status: number;
 	body?: unknown;
+	headers?: Record<string, string>;
 }
 
 export type Handler = (request: RestRequest, state: SandboxState) => RestReply | Promise<RestReply>;
+
+/**
+ * `true`: needs `Authorization: Bot <token>` (interaction, webhook and OAuth2 token routes do not);
+ * `'bot-or-bearer'`: the bot token or a user's live OAuth2 access token.
+ */
+export type RouteAuth = boolean | 'bot-or-bearer';
 
 export interface Route {
 	method: string;
 	/** Segments; `:name` captures a parameter. */
 	pattern: string[];
-	/** Needs `Authorization: Bot <token>`; interaction and webhook routes do not. */
-	auth: boolean;
+	auth: RouteAuth;
 	handler: Handler;
+	/** Takes `application/x-www-form-urlencoded` (the OAuth2 token routes); its fields become `body`. */
+	form?: boolean;
 }
 
-export function route(method: string, path: string, auth: boolean, handler: Handler): Route {
-	return { method, pattern: path.split('/').filter(Boolean), auth, handler };
+export function route(
+	method: string,
+	path: string,
+	auth: RouteAuth,
+	handler: Handler,
+	options: { form?: boolean } = {},
+): Route {
+	return { method, pattern: path.split('/').filter(Boolean), auth, handler, ...options };
+}
+
+/** An OAuth2 error answer (`{error, error_description}`), recorded in `state.rejections` with code 0. */
+export function oauthError(
+	state: SandboxState,
+	request: RestRequest,
+	status: number,
+	error: string,
+	description: string,
+): RestReply {
+	state.rejections.push({
+		method: request.method,
+		path: request.path,
+		status,
+		code: 0,
+		message: `${error}: ${description}`,
+		at: state.now(),
+	});
+	return { status, body: { error, error_description: description } };
 }
 
 /** A Discord error answer, recorded in `state.rejections`. */
@@ -70,10 +108,32 @@ function match(routes: Route[], method: string, segments: string[]) {
 	return { route: undefined, params: {}, methodMismatch };
 }
 
-async function readBody(req: IncomingMessage): Promise<{ body: unknown; uploads: Upload[] } | 'invalid'> {
+async function readBody(
+	req: IncomingMessage,
+	form: boolean,
+): Promise<{ body: unknown; uploads: Upload[] } | 'invalid'> {
 	const chunks: Buffer[] = [];
 	for await (const chunk of req) chunks.push(chunk as Buffer);
-	return parseBody(Buffer.concat(chunks), req.headers['content-type'] ?? '');
+	const contentType = req.headers['content-type'] ?? '';
+	if (!form) return parseBody(Buffer.concat(chunks), contentType);
+	// A form route reads form fields only; any other body reaches it as no fields at all, and it says so.
+	const fields = isFormBody(contentType) ? new URLSearchParams(Buffer.concat(chunks).toString('utf8')) : undefined;
+	return { body: fields ? Object.fromEntries(fields) : undefined, uploads: [] };
+}
+
+export function isFormBody(contentType: string | undefined): boolean {
+	return (contentType ?? '').split(';')[0]!.trim().toLowerCase() === 'application/x-www-form-urlencoded';
+}
+
+/**
+ * The route path of a request URL: below `/api/v10`, or for OAuth2 also `/oauth2/…` and `/api/oauth2/…` (Discord's
+ * authorization page lives at `https://discord.com/oauth2/authorize`, its token URL at `…/api/oauth2/token`).
+ */
+function routePath(pathname: string): string | undefined {
+	if (pathname.startsWith('/api/v10/')) return pathname.slice('/api/v10'.length);
+	if (pathname.startsWith('/oauth2/')) return pathname;
+	if (pathname.startsWith('/api/oauth2/')) return pathname.slice('/api'.length);
+	return undefined;
 }
 
 /** A JSON body, or a multipart one (`payload_json` plus `files[n]` parts) as discord.js and @discordjs/rest send. */
@@ -107,16 +167,20 @@ export async function parseBody(
 
 function send(res: ServerResponse, reply: RestReply): void {
 	if (reply.body === undefined) {
-		res.writeHead(reply.status).end();
+		res.writeHead(reply.status, reply.headers).end();
 		return;
 	}
 	const json = JSON.stringify(reply.body);
 	res
-		.writeHead(reply.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) })
+		.writeHead(reply.status, {
+			...reply.headers,
+			'content-type': 'application/json',
+			'content-length': Buffer.byteLength(json),
+		})
 		.end(json);
 }
 
-/** Serves `/api/v10/...` from `routes` and the uploaded attachment bytes under `/attachments/...`. */
+/** Serves `/api/v10/...` (and OAuth2's `/oauth2/...`) from `routes` and the uploaded attachment bytes under `/attachments/...`. */
 export function createRequestListener(state: SandboxState, routes: Route[]) {
 	const expectedAuth = `Bot ${state.settings.token}`;
 	const listener = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -129,7 +193,7 @@ export function createRequestListener(state: SandboxState, routes: Route[]) {
 			return;
 		}
 		// discord-api-types percent-encodes arguments, so `@original` arrives as `%40original`.
-		const raw = url.pathname.startsWith('/api/v10/') ? url.pathname.slice('/api/v10'.length) : undefined;
+		const raw = routePath(url.pathname);
 		const segments = raw === undefined ? [] : raw.split('/').filter(Boolean).map(safeDecode);
 		const path = raw === undefined ? url.pathname : `/${segments.join('/')}`;
 		const found = raw === undefined ? undefined : match(routes, method, segments);
@@ -141,6 +205,7 @@ export function createRequestListener(state: SandboxState, routes: Route[]) {
 			authorization: req.headers.authorization,
 			body: undefined,
 			uploads: [],
+			contentType: req.headers['content-type'],
 		};
 		if (!found?.route) {
 			req.resume();
@@ -152,10 +217,13 @@ export function createRequestListener(state: SandboxState, routes: Route[]) {
 			});
 		}
 		if (found.route.auth && req.headers.authorization !== expectedAuth) {
-			req.resume();
-			return send(res, refuse(state, request, 401, 0, '401: Unauthorized'));
+			request.grant = found.route.auth === 'bot-or-bearer' ? state.oauth.bearer(req.headers.authorization) : undefined;
+			if (!request.grant) {
+				req.resume();
+				return send(res, refuse(state, request, 401, 0, '401: Unauthorized'));
+			}
 		}
-		const parsed = await readBody(req);
+		const parsed = await readBody(req, found.route.form === true);
 		if (parsed === 'invalid')
 			return send(res, refuse(state, request, 400, 50109, 'The request body contains invalid JSON.'));
 		request.body = parsed.body;

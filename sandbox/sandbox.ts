@@ -2,9 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { appRoutes } from './app-routes.js';
-import { buildUser, GuildFixture, idsPerGuild, MEMBER_PERMISSIONS } from './fixtures.js';
+import { channelRoutes } from './channel-routes.js';
+import { buildUser, MEMBER_PERMISSIONS } from './fixtures.js';
+import type { ApiChannel, ApiMember, ApiRole } from './fixtures.js';
 import { Gateway } from './gateway.js';
 import type { GatewaySessionInfo } from './gateway.js';
+import { GuildFixture, idsPerGuild } from './guild.js';
+import type { MemberSettings, OverwriteInput, RoleSettings } from './guild.js';
+import { guildRoutes } from './guild-routes.js';
 import { HttpDelivery } from './http-delivery.js';
 import type { EndpointVerification, ProbeResult } from './http-delivery.js';
 import { InteractionHandle } from './interaction-handle.js';
@@ -17,11 +22,18 @@ import type {
 	ResolvedContext,
 } from './interaction-payloads.js';
 import { interactionRoutes } from './interaction-routes.js';
+import { SANDBOX_CLIENT_SECRET } from './oauth.js';
+import type { OAuthGrant } from './oauth.js';
+import { oauthRoutes } from './oauth-routes.js';
 import { preloadValidators } from './openapi-validator.js';
+import { toPermissionString } from './permissions.js';
+import type { PermissionInput } from './permissions.js';
 import { createRequestListener } from './rest-server.js';
 import { FIXTURE_IDS_PER_MS, nextSnowflake, pastTimestamp, shardOf } from './snowflake.js';
 import { SandboxState } from './state.js';
-import type { Json, SandboxMessage } from './types.js';
+import type { ChannelRename, InteractionDelivery, Json, SandboxMessage } from './types.js';
+import { UserDirectory } from './users.js';
+import type { SandboxUserProfile } from './users.js';
 
 export interface SandboxOptions {
 	guildCount?: number;
@@ -46,6 +58,15 @@ export interface SandboxOptions {
 	maxConcurrency?: number;
 	/** HTTP delivery from the start: interactions go as signed POSTs to `url` (several: taken in turn). */
 	interactions?: { url: string | string[] };
+	/** The application's OAuth2 client secret (DISCORD_CLIENT_SECRET); default `SANDBOX_CLIENT_SECRET`. */
+	clientSecret?: string;
+	/** Redirect URIs registered for OAuth2; default none, and then any absolute http(s) URL is accepted. */
+	oauthRedirectUris?: string[];
+	/**
+	 * The stand-in's clock in Unix ms (default `Date.now`): OAuth2 code and token lifetimes, the channel rename
+	 * window and `renames[].at` follow it, so a test with a fake clock can step past ten minutes.
+	 */
+	now?: () => number;
 }
 
 /** A forged, unsigned or replayed request and what the endpoint answered; `handle` records any REST use of its token. */
@@ -74,7 +95,10 @@ export class DiscordSandbox {
 		private readonly gateway: Gateway,
 		private readonly http: HttpDelivery,
 		private readonly server: ReturnType<typeof createServer>,
+		/** `http://127.0.0.1:PORT/api`: DISCORD_API_URL, and discord.js's `rest.api` (it appends `/v10`). */
 		readonly apiUrl: string,
+		/** `http://127.0.0.1:PORT/oauth2/authorize`: Discord's authorization page (DISCORD_OAUTH_URL). */
+		readonly oauthAuthorizeUrl: string,
 	) {
 		this.token = state.settings.token;
 		this.applicationId = state.settings.applicationId;
@@ -275,6 +299,180 @@ export class DiscordSandbox {
 		return handle;
 	}
 
+	/** The stand-in's clock (Unix ms): `SandboxOptions.now`, else `Date.now`. */
+	now(): number {
+		return this.state.clock();
+	}
+
+	// ── OAuth2 (a dashboard's "Log in with Discord") ──
+
+	/** The application's OAuth2 client secret (DISCORD_CLIENT_SECRET). */
+	get clientSecret(): string {
+		return this.state.settings.clientSecret;
+	}
+
+	/** Where the token exchange goes: `${apiUrl}/v10/oauth2/token` (Discord also serves it without the version). */
+	get oauthTokenUrl(): string {
+		return `${this.apiUrl}/v10/oauth2/token`;
+	}
+
+	/** Who stands at the consent screen: the user who approves, or null when the user presses "Cancel". */
+	get oauthUser(): string | null {
+		return this.state.oauth.approver;
+	}
+
+	/**
+	 * Sets who approves the next authorizations (default: `defaultUserId`); null makes the user deny, so the
+	 * authorization page redirects with `error=access_denied`. `profile` is merged into the user as `setUser` does.
+	 */
+	setOAuthUser(userId: string | null, profile?: SandboxUserProfile): void {
+		this.state.oauth.approver = userId;
+		if (userId !== null && profile) this.state.users.set(userId, profile);
+	}
+
+	/** Every access token issued so far, with its user, scopes, expiry and whether it was revoked or refreshed. */
+	get oauthGrants(): readonly OAuthGrant[] {
+		return this.state.oauth.grants;
+	}
+
+	/** Names a user (username, display name, avatar, locale) everywhere: interactions, members, `/users/@me`. */
+	setUser(userId: string, profile: SandboxUserProfile): void {
+		this.state.users.set(userId, profile);
+	}
+
+	// ── Guilds, members and roles ──
+
+	/** Renames a guild (a GUILD_UPDATE goes to a connected client). */
+	setGuildName(guildId: string, name: string): void {
+		const guild = this.requireGuild(guildId);
+		guild.setName(name);
+		this.notifyGuildUpdate(guild);
+	}
+
+	/** Sets a guild's preferred locale (default `en-US`), also the default `guild_locale` of its interactions. */
+	setGuildLocale(guildId: string, locale: string): void {
+		const guild = this.requireGuild(guildId);
+		guild.setPreferredLocale(locale);
+		this.notifyGuildUpdate(guild);
+	}
+
+	/**
+	 * Adds or changes a member: their roles (ids the guild lacks are kept but grant nothing), a guild-level
+	 * `permissions` that replaces what the roles grant, or `owner: true`. Their interactions carry these roles and
+	 * the permissions computed from them. A change to the bot's own member goes out as GUILD_MEMBER_UPDATE, as Discord
+	 * sends it without the members intent.
+	 */
+	setMember(guildId: string, userId: string, settings: MemberSettings = {}): ApiMember {
+		const guild = this.requireGuild(guildId);
+		const owner = guild.ownerId;
+		const member = guild.setMember(userId, settings);
+		if (userId === this.botUserId) {
+			this.state.dispatchEvent('GUILD_MEMBER_UPDATE', { ...member, guild_id: guildId }, guildId);
+		}
+		if (guild.ownerId !== owner) this.notifyGuildUpdate(guild);
+		return member;
+	}
+
+	/** The roles `userId` holds in the guild from now on (`setMember` with roles only). */
+	setMemberRoles(guildId: string, userId: string, roleIds: readonly string[]): ApiMember {
+		return this.setMember(guildId, userId, { roles: roleIds });
+	}
+
+	/** A member as `GET /guilds/{id}/members/{user}` returns it, or undefined when not a member. */
+	member(guildId: string, userId: string): ApiMember | undefined {
+		return this.requireGuild(guildId).member(userId);
+	}
+
+	/** Takes a member out of the guild (the bot and the owner cannot leave). A later interaction of theirs adds them back. */
+	removeMember(guildId: string, userId: string): void {
+		this.requireGuild(guildId).removeMember(userId);
+	}
+
+	/** Adds a role (GUILD_ROLE_CREATE goes to a connected client). */
+	addRole(guildId: string, settings: RoleSettings): ApiRole {
+		const role = this.requireGuild(guildId).addRole(settings);
+		this.state.dispatchEvent('GUILD_ROLE_CREATE', { guild_id: guildId, role }, guildId);
+		return role;
+	}
+
+	/** Changes what a role grants; the guild id is @everyone (GUILD_ROLE_UPDATE goes to a connected client). */
+	setRolePermissions(guildId: string, roleId: string, permissions: PermissionInput): ApiRole {
+		const role = this.requireGuild(guildId).setRolePermissions(roleId, permissions);
+		this.state.dispatchEvent('GUILD_ROLE_UPDATE', { guild_id: guildId, role }, guildId);
+		return role;
+	}
+
+	/**
+	 * Lists a guild the bot is not in among `userId`'s guilds (`GET /users/@me/guilds` only; every bot-token route
+	 * answers 404 10004 for it). Call again with the same id for another member. Answers the guild's id.
+	 */
+	addGuildWithoutBot(
+		userId: string,
+		guild: { id?: string; name?: string; permissions?: PermissionInput; owner?: boolean } = {},
+	): string {
+		const id = guild.id ?? nextSnowflake();
+		if (this.state.guildById(id)) throw new Error(`the bot is in guild ${id}`);
+		const entry = this.state.guildsWithoutBot.get(id) ?? {
+			id,
+			name: guild.name ?? 'Guild without the bot',
+			members: new Map(),
+		};
+		if (guild.name !== undefined) entry.name = guild.name;
+		const permissions = toPermissionString(guild.permissions ?? MEMBER_PERMISSIONS);
+		entry.members.set(userId, { permissions, owner: guild.owner ?? false });
+		this.state.guildsWithoutBot.set(id, entry);
+		return id;
+	}
+
+	/** A member's guild-level permissions (roles, owner, Administrator); 0 for a non-member. */
+	guildPermissions(guildId: string, userId: string = this.botUserId): bigint {
+		return this.requireGuild(guildId).guildPermissions(userId);
+	}
+
+	/** A member's permissions in a channel (default: the bot's), by Discord's algorithm with the channel's overwrites. */
+	permissionsIn(channelId: string, userId: string = this.botUserId): bigint {
+		return this.requireGuildOfChannel(channelId).permissionsIn(channelId, userId);
+	}
+
+	// ── Channels ──
+
+	/** A channel as `GET /channels/{id}` returns it, or undefined when unknown or deleted. */
+	channel(channelId: string): ApiChannel | undefined {
+		return this.state.guildOfChannel(channelId)?.channel(channelId);
+	}
+
+	/**
+	 * Replaces a channel's permission overwrites (a CHANNEL_UPDATE goes to a connected client), e.g. to plant
+	 * "the bot cannot post here": `[{ id: sandbox.botUserId, type: 1, deny: 2048n }]`.
+	 */
+	setChannelOverwrites(channelId: string, overwrites: readonly OverwriteInput[]): ApiChannel {
+		const guild = this.requireGuildOfChannel(channelId);
+		const channel = guild.setOverwrites(channelId, overwrites);
+		this.state.dispatchEvent('CHANNEL_UPDATE', channel, guild.id);
+		return channel;
+	}
+
+	/** Deletes a channel as a moderator would: REST answers 404 10003 for it from now on, and CHANNEL_DELETE goes out. */
+	deleteChannel(channelId: string): ApiChannel {
+		const guild = this.requireGuildOfChannel(channelId);
+		const channel = guild.deleteChannel(channelId);
+		this.state.dispatchEvent('CHANNEL_DELETE', channel, guild.id);
+		return channel;
+	}
+
+	/** Channel renames Discord accepted, in order (`PATCH /channels/{id}` with a name), at the sandbox clock. */
+	get renames(): readonly ChannelRename[] {
+		return this.state.renames;
+	}
+
+	/**
+	 * Sends any gateway dispatch (GUILD_ROLE_DELETE, CHANNEL_DELETE, …) to the sessions owning `guildId`'s shard
+	 * (shard 0 for null), without changing the stand-in's state. Throws when no client has identified.
+	 */
+	dispatchGatewayEvent(event: string, data: unknown, guildId: string | null): InteractionDelivery[] {
+		return this.gateway.dispatch(event, data, guildId);
+	}
+
 	/** Commands registered by PUT/POST: global ones, or a guild's when `guildId` is given. */
 	registeredCommands(guildId?: string): Json[] {
 		return this.state.commands.get(guildId ?? 'global') ?? [];
@@ -317,18 +515,46 @@ export class DiscordSandbox {
 		await new Promise<void>((resolve) => this.server.close(() => resolve()));
 	}
 
+	private requireGuild(guildId: string): GuildFixture {
+		const guild = this.state.guildById(guildId);
+		if (!guild) throw new Error(`the sandbox has no guild ${guildId}`);
+		return guild;
+	}
+
+	private requireGuildOfChannel(channelId: string): GuildFixture {
+		const guild = this.state.guildOfChannel(channelId);
+		if (!guild) throw new Error(`the sandbox has no channel ${channelId} (unknown or deleted)`);
+		return guild;
+	}
+
+	private notifyGuildUpdate(guild: GuildFixture): void {
+		this.state.dispatchEvent('GUILD_UPDATE', guild.toRestJson(false), guild.id);
+	}
+
 	private resolve(options: InteractionContext): ResolvedContext {
 		const guildId = options.guildId === undefined ? (this.guildIds[0] ?? null) : options.guildId;
 		const guild = guildId ? this.state.guildById(guildId) : undefined;
 		const userId = options.userId ?? DEFAULT_USER_ID;
-		return {
+		const channelId = options.channelId ?? guild?.defaultChannelId ?? `4${userId.slice(1)}`;
+		const ctx: ResolvedContext = {
 			guildId,
-			channelId: options.channelId ?? guild?.defaultChannelId ?? `4${userId.slice(1)}`,
-			user: buildUser(userId, `user${userId.slice(-4)}`),
+			channelId,
+			user: this.state.users.user(userId),
 			permissions: options.permissions === undefined ? MEMBER_PERMISSIONS : String(options.permissions),
-			locale: options.locale ?? 'en-US',
-			guildLocale: options.guildLocale ?? 'en-US',
+			locale: options.locale ?? this.state.users.locale(userId) ?? 'en-US',
+			guildLocale: options.guildLocale ?? guild?.preferredLocale ?? 'en-US',
 		};
+		if (!guild) return ctx;
+		// Whoever uses a command in a guild is a member of it.
+		guild.ensureMember(userId);
+		const member = guild.member(userId)!;
+		ctx.user = member.user;
+		ctx.member = { roles: member.roles, joinedAt: member.joined_at };
+		if (options.permissions === undefined) ctx.permissions = guild.permissionsIn(channelId, userId).toString();
+		ctx.appPermissions = guild.permissionsIn(channelId, this.botUserId).toString();
+		const channel = guild.channel(channelId);
+		if (channel) ctx.channel = channel;
+		return ctx;
 	}
 
 	private create(type: number, data: Json, ctx: ResolvedContext, extra: Json = {}) {
@@ -382,9 +608,14 @@ export async function startDiscordSandbox(options: SandboxOptions = {}): Promise
 	};
 	if (idsPerGuild(shape) > FIXTURE_IDS_PER_MS) throw new Error('a sandbox guild holds at most 4,094 objects');
 	const guildCount = options.guildCount ?? 1;
+	const clock = options.now ?? Date.now;
+	const users = new UserDirectory(botUser);
 	// Consecutive timestamps in the past: guild i lands on shard i % shardCount by Discord's formula.
 	const firstMs = pastTimestamp(guildCount + 60_000);
-	const guilds = Array.from({ length: guildCount }, (_, i) => new GuildFixture(i, firstMs + i, botUser, shape));
+	const guilds = Array.from(
+		{ length: guildCount },
+		(_, i) => new GuildFixture(i, firstMs + i, botUser, shape, { users, now: clock }),
+	);
 	const state = new SandboxState(
 		{
 			token,
@@ -396,8 +627,13 @@ export async function startDiscordSandbox(options: SandboxOptions = {}): Promise
 			validateSchema: options.validateSchema ?? true,
 			recommendedShards: options.recommendedShards ?? Math.max(1, Math.ceil(guildCount / 1000)),
 			maxConcurrency: options.maxConcurrency ?? 16,
+			clientSecret: options.clientSecret ?? SANDBOX_CLIENT_SECRET,
+			oauthRedirectUris: options.oauthRedirectUris ?? [],
+			clock,
 		},
 		guilds,
+		users,
+		DEFAULT_USER_ID,
 	);
 	if (options.preloadValidators && state.settings.validateSchema) preloadValidators();
 	const gateway = new Gateway({
@@ -408,7 +644,12 @@ export async function startDiscordSandbox(options: SandboxOptions = {}): Promise
 		guilds,
 		url: () => state.gatewayUrl,
 	});
-	const server = createServer(createRequestListener(state, [...interactionRoutes, ...appRoutes]));
+	// Changes a test makes reach a connected client as Discord would tell it; with none connected, nobody hears.
+	state.dispatchEvent = (event, data, guildId) => {
+		if (gateway.identifyCount > 0) gateway.dispatch(event, data, guildId);
+	};
+	const routes = [...interactionRoutes, ...appRoutes, ...oauthRoutes, ...guildRoutes, ...channelRoutes];
+	const server = createServer(createRequestListener(state, routes));
 	server.on('upgrade', (request, socket, head: Buffer) => {
 		if ((request.url ?? '').startsWith('/gateway')) gateway.handleUpgrade(request, socket, head);
 		else socket.destroy();
@@ -418,12 +659,13 @@ export async function startDiscordSandbox(options: SandboxOptions = {}): Promise
 		server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
 	});
 	const { port } = server.address() as AddressInfo;
+	const origin = `http://127.0.0.1:${port}`;
 	state.gatewayUrl = `ws://127.0.0.1:${port}/gateway`;
-	state.messages.setBaseUrl(`http://127.0.0.1:${port}`);
+	state.messages.setBaseUrl(origin);
 	const http = new HttpDelivery(state);
 	if (options.interactions) {
 		const { url } = options.interactions;
 		http.use(Array.isArray(url) ? url : [url]);
 	}
-	return new DiscordSandbox(state, gateway, http, server, `http://127.0.0.1:${port}/api`);
+	return new DiscordSandbox(state, gateway, http, server, `${origin}/api`, `${origin}/oauth2/authorize`);
 }

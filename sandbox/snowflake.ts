@@ -34,6 +34,11 @@ export function pastTimestamp(msAgo: number): number {
 	return Number(BigInt(Date.now()) - DISCORD_EPOCH) - msAgo;
 }
 
+/** Unix milliseconds of a fixture timestamp (ms since Discord's epoch). */
+export function fixtureTime(ms: number): number {
+	return Number(BigInt(ms) + DISCORD_EPOCH);
+}
+
 /** A fixture's id: its own timestamp `ms`, worker 2, and `increment` (0 … 4095) for the objects it owns. */
 export function fixtureSnowflake(ms: number, increment: number): string {
 	return ((BigInt(ms) << 22n) | (FIXTURE_WORKER << 17n) | BigInt(increment)).toString();

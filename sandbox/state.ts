@@ -1,9 +1,19 @@
-import type { ApiUser, GuildFixture } from './fixtures.js';
+import type { ApiUser } from './fixtures.js';
+import type { GuildFixture } from './guild.js';
 import type { InteractionHandle } from './interaction-handle.js';
 import { MessageStore } from './messages.js';
+import { OAuthStore } from './oauth.js';
 import type { Problem } from './problems.js';
 import { parseFixtureSnowflake } from './snowflake.js';
-import type { Json, SandboxMessage, SandboxRejection, SandboxViolation, UnknownRequest } from './types.js';
+import type {
+	ChannelRename,
+	Json,
+	SandboxMessage,
+	SandboxRejection,
+	SandboxViolation,
+	UnknownRequest,
+} from './types.js';
+import type { UserDirectory } from './users.js';
 
 export interface SandboxSettings {
 	token: string;
@@ -20,6 +30,20 @@ export interface SandboxSettings {
 	recommendedShards: number;
 	/** `session_start_limit.max_concurrency`: how many shards discord.js identifies at once. */
 	maxConcurrency: number;
+	/** The application's OAuth2 client secret. */
+	clientSecret: string;
+	/** Redirect URIs registered for OAuth2; empty: any absolute http(s) URL is accepted. */
+	oauthRedirectUris: string[];
+	/** The stand-in's clock in Unix ms (OAuth2 lifetimes, the rename window, `renames[].at`). */
+	clock: () => number;
+}
+
+/** A guild the bot is not in, known only from the user's side (`GET /users/@me/guilds`). */
+export interface GuildWithoutBot {
+	id: string;
+	name: string;
+	/** Member id → their guild-level permissions and whether they own it. */
+	members: Map<string, { permissions: string; owner: boolean }>;
 }
 
 export interface StoredCommand extends Json {
@@ -40,13 +64,24 @@ export class SandboxState {
 	handlingMs = 0;
 	/** ws://127.0.0.1:PORT/gateway, set once the server listens. */
 	gatewayUrl = '';
+	readonly oauth: OAuthStore;
+	readonly guildsWithoutBot = new Map<string, GuildWithoutBot>();
+	/** Every accepted channel rename, in order. */
+	readonly renames: ChannelRename[] = [];
+	/** Per channel: clock times of accepted PATCHes that changed the name or topic (Discord's 2 per 10 minutes). */
+	readonly nameEdits = new Map<string, number[]>();
+	/** Sends a gateway dispatch to the shard owning `guildId` when a client is connected; set by the sandbox. */
+	dispatchEvent: (event: string, data: unknown, guildId: string | null) => void = () => undefined;
 
 	private readonly guildsByKey = new Map<number, GuildFixture>();
 
 	constructor(
 		readonly settings: SandboxSettings,
 		readonly guilds: GuildFixture[],
+		readonly users: UserDirectory,
+		defaultOAuthUser: string,
 	) {
+		this.oauth = new OAuthStore(defaultOAuthUser, settings.clock);
 		for (const guild of guilds) this.guildsByKey.set(guild.shardKey, guild);
 	}
 
@@ -55,14 +90,20 @@ export class SandboxState {
 		return guild?.id === guildId ? guild : undefined;
 	}
 
-	/** The guild holding text channel `channelId`, or undefined. */
+	/** The guild holding channel `channelId` (text, voice or category; not deleted), or undefined. */
 	guildOfChannel(channelId: string): GuildFixture | undefined {
 		const guild = this.guildsByKey.get(parseFixtureSnowflake(channelId)?.ms ?? -1);
 		return guild?.hasChannel(channelId) ? guild : undefined;
 	}
 
+	/** Milliseconds since the sandbox started (the `at` of records). */
 	now(): number {
 		return performance.now() - this.startedAt;
+	}
+
+	/** The stand-in's clock in Unix ms; tests may inject a fake one. */
+	clock(): number {
+		return this.settings.clock();
 	}
 
 	recordViolation(method: string, path: string, problems: Problem[], body: unknown): void {

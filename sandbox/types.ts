@@ -76,6 +76,14 @@ export interface UnknownRequest {
 	at: number;
 }
 
+/** A channel rename Discord accepted (`PATCH /channels/{id}` with a name). */
+export interface ChannelRename {
+	channelId: string;
+	name: string;
+	/** The sandbox clock (Unix ms) when it was accepted. */
+	at: number;
+}
+
 /** A request refused with a Discord error code, other than schema violations (10062, 40060, 10015, 401, …). */
 export interface SandboxRejection {
 	method: string;
