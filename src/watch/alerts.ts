@@ -108,6 +108,8 @@ export interface AlertWatcherOptions {
 	/** ALERT_CHECK_MINUTES in ms. */
 	everyMs: number;
 	setTimer: (fn: () => void, ms: number) => () => void;
+	/** HISTORY_SAMPLE_PER_MINUTE: servers checked per minute at most (each check may call the stats endpoint). */
+	perMinute?: number;
 }
 
 export const alertRoundClaimKey = (guildId: string, round: number) => `alert-check:${guildId}:${round}`;
@@ -118,6 +120,14 @@ export const alertRoundClaimKey = (guildId: string, round: number) => `alert-che
  */
 export function createAlertWatcher(options: AlertWatcherOptions): PeriodicLoop {
 	const { deps } = options;
+	const intervalMs = options.perMinute && options.perMinute > 0 ? 60_000 / options.perMinute : 0;
+	let nextCheckAt = 0;
+	// Spaces the servers' checks as the sampler spaces its calls: a burst of alerts never floods the endpoint.
+	const pace = async () => {
+		const wait = nextCheckAt - deps.now();
+		nextCheckAt = Math.max(deps.now(), nextCheckAt) + intervalMs;
+		if (intervalMs > 0 && wait > 0) await new Promise<void>((resolve) => options.setTimer(resolve, wait));
+	};
 	return createPeriodicLoop({
 		everyMs: options.everyMs,
 		now: deps.now,
@@ -130,7 +140,9 @@ export function createAlertWatcher(options: AlertWatcherOptions): PeriodicLoop {
 			await forEachLimited(toAsync(guilds), SERVER_CONCURRENCY, async (guildId) => {
 				try {
 					const claim = await deps.claim(alertRoundClaimKey(guildId, round), options.everyMs);
-					if (claim.claimed) await checkServerAlerts(deps, guildId);
+					if (!claim.claimed) return;
+					await pace();
+					await checkServerAlerts(deps, guildId);
 				} catch (error) {
 					deps.log.warn({ guildId, error: errorName(error) }, 'alert check failed');
 				}

@@ -19,7 +19,7 @@ import { createWatchStore, type WatchStore } from './watch-store.js';
 
 /** What stat channels and alerts use of the bot's context. */
 export interface WatchContext {
-	config: Pick<Config, 'historyDays' | 'statChannelMinutes' | 'alertCheckMinutes'>;
+	config: Pick<Config, 'historyDays' | 'statChannelMinutes' | 'alertCheckMinutes' | 'historySamplePerMinute'>;
 	links: FetchDeps['links'];
 	stats: StatsSource;
 	history: Pick<HistoryStore, 'read'>;
@@ -134,6 +134,7 @@ export function startWatchers(
 		deps: alertDeps(ctx, clock.now),
 		everyMs: ctx.config.alertCheckMinutes * 60_000,
 		setTimer: clock.setTimer,
+		perMinute: ctx.config.historySamplePerMinute,
 	});
 	channels.start();
 	alerts.start();
