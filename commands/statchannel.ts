@@ -63,6 +63,7 @@ async function add(interaction: CommandInteraction, ctx: BotContext, guildId: st
 	const record = await watch.withServerLock('statchannel', guildId, async () => {
 		const existing = await watch.statChannels.listServer(guildId);
 		const previous = existing.find((candidate) => candidate.channelId === channel.id) ?? null;
+		const kept = previous ?? (await watch.keptRenameBudget(channel.id));
 		if (!previous && existing.length >= MAX_STAT_CHANNELS_PER_SERVER) {
 			throw new UserFacingError('watch.statChannel.tooMany', { max: MAX_STAT_CHANNELS_PER_SERVER });
 		}
@@ -77,8 +78,8 @@ async function add(interaction: CommandInteraction, ctx: BotContext, guildId: st
 			paused: null,
 			// The budget stays with the channel: removing and adding it again must not buy extra renames.
 			name: previous?.figure === figure ? previous.name : null,
-			renames: previous?.renames ?? [],
-			blockedUntil: previous?.blockedUntil ?? 0,
+			renames: kept?.renames ?? [],
+			blockedUntil: kept?.blockedUntil ?? 0,
 			pending: null,
 		};
 		await watch.statChannels.put(next);
@@ -115,12 +116,14 @@ async function add(interaction: CommandInteraction, ctx: BotContext, guildId: st
 async function remove(interaction: CommandInteraction, ctx: BotContext, guildId: string): Promise<void> {
 	const channelId = channelIdOf(interaction.options.string('channel'));
 	await interaction.defer('private');
-	let removed = false;
+	let removed = null as StatChannelRecord | null;
 	if (channelId !== null) {
-		await watchStoreOf(ctx).statChannels.update(guildId, channelId, (current) => {
-			removed = current !== null;
+		const watch = watchStoreOf(ctx);
+		await watch.statChannels.update(guildId, channelId, (current) => {
+			removed = current;
 			return current === null ? undefined : null;
 		});
+		if (removed) await watch.keepRenameBudget(removed, Date.now());
 	}
 	const t = memberTranslator(interaction);
 	await interaction.editReply({

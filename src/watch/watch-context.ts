@@ -11,7 +11,9 @@ import type { StatsSource } from '../stats-api/client.js';
 import { historyWithSnapshot } from '../stats/account-history.js';
 import { fetchStatsFor, type FetchDeps } from '../stats/resolve-key.js';
 import type { Coordinator } from '../store/claim-types.js';
+import { claimLock, createKeyedMutex } from '../store/locks.js';
 import type { Stores } from '../store/open-stores.js';
+import { storeSchemeOf } from '../store-url.js';
 import { createAlertWatcher, type AlertDeps } from './alerts.js';
 import { buildAlertPost, describeWatchPause } from './describe.js';
 import { createStatChannelWatcher, type StatChannelDeps } from './stat-channels.js';
@@ -19,7 +21,10 @@ import { createWatchStore, type WatchStore } from './watch-store.js';
 
 /** What stat channels and alerts use of the bot's context. */
 export interface WatchContext {
-	config: Pick<Config, 'historyDays' | 'statChannelMinutes' | 'alertCheckMinutes' | 'historySamplePerMinute'>;
+	config: Pick<
+		Config,
+		'storeUrl' | 'historyDays' | 'statChannelMinutes' | 'alertCheckMinutes' | 'historySamplePerMinute'
+	>;
 	links: FetchDeps['links'];
 	stats: StatsSource;
 	history: Pick<HistoryStore, 'read'>;
@@ -30,8 +35,19 @@ export interface WatchContext {
 	log: Pick<Logger, 'info' | 'warn'>;
 }
 
-export function watchStoreOf(ctx: Pick<WatchContext, 'stores' | 'coordinator'>): WatchStore {
-	return createWatchStore(ctx.stores, ctx.coordinator);
+/** One watch store per opened store, so every command and watcher of a process shares its locks. */
+const watchStores = new WeakMap<object, WatchStore>();
+
+export function watchStoreOf(ctx: Pick<WatchContext, 'stores' | 'coordinator' | 'config'>): WatchStore {
+	let store = watchStores.get(ctx.stores);
+	if (!store) {
+		// One process owns a SQLite file: an in-process lock is exact there, and a claim per write would only
+		// add writes to the file that the store's own connection is waiting on.
+		const shared = storeSchemeOf(ctx.config.storeUrl) !== 'sqlite';
+		store = createWatchStore(ctx.stores, shared ? claimLock(ctx.coordinator) : createKeyedMutex());
+		watchStores.set(ctx.stores, store);
+	}
+	return store;
 }
 
 /** The server's language for public posts and channel names; its Discord locale when the settings cannot be read. */

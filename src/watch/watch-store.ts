@@ -1,9 +1,9 @@
 import type Keyv from 'keyv';
 import { StorageUnavailableError } from '../errors.js';
-import { claimLock } from '../store/locks.js';
-import type { Coordinator } from '../store/claim-types.js';
+import type { WithLock } from '../store/locks.js';
 import { listEntries } from '../store/list-entries.js';
 import { WATCH_NAMESPACE } from '../store/namespaces.js';
+import { RENAME_WINDOW_MS } from './rename-budget.js';
 import type { Stores } from '../store/open-stores.js';
 import {
 	alertKey,
@@ -15,6 +15,8 @@ import {
 	type AlertRecord,
 	type StatChannelRecord,
 } from './watch-record.js';
+
+const renameBudgetKey = (channelId: string) => `rename-budget:${channelId}`;
 
 /** One kind of record in the `watch` namespace: plain JSON, one entry per (server, id). */
 export interface RecordTable<R> {
@@ -36,16 +38,23 @@ export interface RecordTable<R> {
 export interface WatchStore {
 	statChannels: RecordTable<StatChannelRecord>;
 	alerts: RecordTable<AlertRecord>;
+	/**
+	 * Keeps a removed stat channel's rename budget for as long as it binds, so removing and adding a channel
+	 * again never buys a third rename within Discord's window.
+	 */
+	keepRenameBudget(record: StatChannelRecord, now: number): Promise<void>;
+	/** The budget kept for a channel, if it still binds. */
+	keptRenameBudget(channelId: string): Promise<Pick<StatChannelRecord, 'renames' | 'blockedUntil'> | null>;
 	/** Runs `fn` under a lock over one server's records of `table`, so two admins cannot pass a limit together. */
 	withServerLock<T>(table: 'statchannel' | 'alert', guildId: string, fn: () => Promise<T>): Promise<T>;
 }
 
-export function createWatchStore(
-	stores: Pick<Stores, 'watch' | 'backend' | 'namespace'>,
-	coordinator: Pick<Coordinator, 'claim'>,
-): WatchStore {
+/**
+ * The `watch` namespace. `lock` serialises each record's read-modify-write: a lock over the store's claims when
+ * processes share the store, an in-process mutex over the one process's SQLite file.
+ */
+export function createWatchStore(stores: Pick<Stores, 'watch' | 'backend' | 'namespace'>, lock: WithLock): WatchStore {
 	const keyv: Keyv = stores.watch;
-	const lock = claimLock(coordinator);
 	const storage = async <T>(operation: () => Promise<T>): Promise<T> => {
 		try {
 			return await operation();
@@ -107,6 +116,18 @@ export function createWatchStore(
 			parseStatChannelRecord,
 		),
 		alerts: table<AlertRecord>(alertKey, alertPrefix, (record) => record.id, parseAlertRecord),
+		keepRenameBudget: async (record, now) => {
+			const until = Math.max(record.blockedUntil, ...record.renames.map((at) => at + RENAME_WINDOW_MS));
+			if (until <= now) return;
+			const budget = { renames: record.renames, blockedUntil: record.blockedUntil };
+			await storage(async () => keyv.set(renameBudgetKey(record.channelId), budget, until - now));
+		},
+		keptRenameBudget: async (channelId) => {
+			const raw: unknown = await storage(async () => keyv.get(renameBudgetKey(channelId)));
+			if (typeof raw !== 'object' || raw === null) return null;
+			const { renames, blockedUntil } = raw as Partial<StatChannelRecord>;
+			return Array.isArray(renames) && typeof blockedUntil === 'number' ? { renames, blockedUntil } : null;
+		},
 		withServerLock: async (name, guildId, fn) => lock(`watch-${name}s:${guildId}`, fn),
 	};
 }

@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { describe, test } from 'node:test';
 import { createClient } from '@redis/client';
 import pg from 'pg';
+import { createKeyedMutex } from '../../src/store/locks.js';
 import { openStores } from '../../src/store/open-stores.js';
 import { createWatchStore } from '../../src/watch/watch-store.js';
 import { freshAlertState, WATCH_SCHEMA_VERSION } from '../../src/watch/watch-record.js';
@@ -86,8 +87,7 @@ for (const target of targets) {
 			const prefix = runPrefix();
 			const stores = await openStores(target.url, { namespacePrefix: prefix });
 			try {
-				const claimsUnused = { claim: async () => ({ claimed: false as const, retryAfterMs: 0 }) };
-				const watch = createWatchStore(stores, claimsUnused);
+				const watch = createWatchStore(stores, createKeyedMutex());
 				await watch.statChannels.put({
 					v: WATCH_SCHEMA_VERSION,
 					guildId: GUILD,

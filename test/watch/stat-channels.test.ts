@@ -101,6 +101,34 @@ describe('stat channels', () => {
 		assert.equal(env.guildApi.renames[0]?.name, 'Sends all time: 10');
 	});
 
+	it('removing and adding a channel again does not buy a third rename within 10 minutes', async () => {
+		env.guildApi.permissions.set(VOICE, 1n << 3n); // Administrator
+		let figure = 1;
+		env.setFigures((time) => ({ generatedAt: new Date(time).toISOString(), sendsAllTime: figure }));
+		const add = () =>
+			watchCommand({
+				commandName: 'statchannel',
+				subcommand: 'add',
+				channel: { id: VOICE, type: 2 },
+				strings: { figure: 'sends-all' },
+			});
+		const remove = () =>
+			watchCommand({ commandName: 'statchannel', subcommand: 'remove', strings: { channel: `<#${VOICE}>` } });
+		for (let round = 1; round <= 3; round += 1) {
+			figure = round;
+			const adding = add();
+			await statchannel.execute(adding, env.ctx);
+			assert.equal(adding.replies[0]?.visibility, 'private');
+			if (round < 3) assert.match(adding.texts.at(-1) ?? '', /is named `Sends all time: \d`/);
+			else assert.match(adding.texts.at(-1) ?? '', /its name follows within 10 minutes/);
+			await statchannel.execute(remove(), env.ctx);
+		}
+		assert.deepEqual(
+			env.guildApi.renames.map((rename) => rename.name),
+			['Sends all time: 1', 'Sends all time: 2'],
+		);
+	});
+
 	it('pauses a deleted channel with the reason, tries it no more, and remove still removes it', async () => {
 		await watchStoreOf(env.ctx).statChannels.put(statChannel());
 		env.setFigures((at) => ({

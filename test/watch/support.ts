@@ -122,7 +122,12 @@ export async function openWatchContext(
 	const history = createHistoryStore({ keyv: stores.history, now });
 	const guildApi = recordingGuildApi(now);
 	const ctx = {
-		config: { statChannelMinutes: 10, alertCheckMinutes: 15, historyDays: 400 } as BotContext['config'],
+		config: {
+			storeUrl: url,
+			statChannelMinutes: 10,
+			alertCheckMinutes: 15,
+			historyDays: 400,
+		} as BotContext['config'],
 		links,
 		stats: {
 			fetchSnapshot: async (apiKey: string) => {

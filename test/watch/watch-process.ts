@@ -26,7 +26,7 @@ const links = {
 } as unknown as LinkStore;
 
 const ctx = {
-	config: { statChannelMinutes: 5, alertCheckMinutes: 5, historyDays: 400 } as BotContext['config'],
+	config: { storeUrl, statChannelMinutes: 5, alertCheckMinutes: 5, historyDays: 400 } as BotContext['config'],
 	links,
 	stats: {
 		fetchSnapshot: async () => ({
