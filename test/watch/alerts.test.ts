@@ -10,7 +10,15 @@ import {
 	type AlertRecord,
 } from '../../src/watch/watch-record.js';
 import * as alert from '../../commands/alert.js';
-import { GUILD, openWatchContext, TEXT, watchCommand, type Figures, type WatchTestContext } from './support.js';
+import {
+	autocomplete,
+	GUILD,
+	openWatchContext,
+	TEXT,
+	watchCommand,
+	type Figures,
+	type WatchTestContext,
+} from './support.js';
 
 const at = (iso: string) => Date.parse(iso);
 const MINUTE = 60_000;
@@ -134,6 +142,9 @@ describe('alerts', () => {
 	it('sends-milestone and joins-milestone fire once when reached, never again', async () => {
 		await watchStoreOf(env.ctx).alerts.put(makeAlert('sends-milestone', 1000, 's1'));
 		await watchStoreOf(env.ctx).alerts.put(makeAlert('joins-milestone', 50, 'j1'));
+		assert.deepEqual(await autocomplete(alert.onAutocomplete, env.ctx, 'alert', 'id', 'join'), [
+			{ name: 'j1: all-time joins reach 50', value: 'j1' },
+		]);
 		assert.equal(await check('2026-11-23T10:00:00Z', { sendsAllTime: 990, joinsAllTime: 49 }), 0);
 		assert.equal(await check('2026-11-23T10:15:00Z', { sendsAllTime: 1005, joinsAllTime: 49 }), 1);
 		assert.equal(await check('2026-11-23T10:30:00Z', { sendsAllTime: 995, joinsAllTime: 50 }), 2);

@@ -7,7 +7,7 @@ import { statChannelDeps, watchStoreOf } from '../../src/watch/watch-context.js'
 import { WATCH_SCHEMA_VERSION, type StatChannelRecord } from '../../src/watch/watch-record.js';
 import * as statchannel from '../../commands/statchannel.js';
 import { ManualClock } from '../reports/manual-clock.js';
-import { GUILD, openWatchContext, VOICE, watchCommand, type WatchTestContext } from './support.js';
+import { autocomplete, GUILD, openWatchContext, VOICE, watchCommand, type WatchTestContext } from './support.js';
 
 const START = Date.parse('2026-11-23T10:00:00Z');
 const MINUTE = 60_000;
@@ -148,6 +148,9 @@ describe('stat channels', () => {
 		const listing = watchCommand({ commandName: 'statchannel', subcommand: 'list' });
 		await statchannel.execute(listing, env.ctx);
 		assert.match(listing.texts.at(-1) ?? '', /paused\*\*: the channel no longer exists/);
+
+		const offered = await autocomplete(statchannel.onAutocomplete, env.ctx, 'statchannel', 'channel', '');
+		assert.deepEqual(offered, [{ name: `deleted channel ${VOICE}`, value: VOICE }], 'a deleted channel is offered');
 
 		const removal = watchCommand({ commandName: 'statchannel', subcommand: 'remove', strings: { channel: VOICE } });
 		await statchannel.execute(removal, env.ctx);

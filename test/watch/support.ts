@@ -4,7 +4,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BotContext } from '../../src/discord/context.js';
-import type { CommandInteraction, MessagePayload, Visibility } from '../../src/discord/interaction.js';
+import type {
+	AutocompleteInteraction,
+	CommandInteraction,
+	MessagePayload,
+	Visibility,
+} from '../../src/discord/interaction.js';
 import type { GuildApi } from '../../src/guild-api.js';
 import { createHistoryStore } from '../../src/history/history-store.js';
 import type { LinkedKey, LinkStatus, LinkStore } from '../../src/links/link-model.js';
@@ -181,6 +186,33 @@ export interface CommandInput {
 }
 
 export const MANAGE_GUILD = 0x20n;
+
+/** Autocomplete of `option` as typed so far; resolves to the choices the handler offered. */
+export async function autocomplete(
+	handler: (interaction: AutocompleteInteraction, ctx: BotContext) => Promise<void>,
+	ctx: BotContext,
+	commandName: 'statchannel' | 'alert',
+	option: string,
+	typed: string,
+): Promise<{ name: string; value: string | number }[]> {
+	let answered: { name: string; value: string | number }[] = [];
+	const interaction = {
+		kind: 'autocomplete',
+		id: '2',
+		userId: ADMIN,
+		guildId: GUILD,
+		locale: 'en-US',
+		commandName,
+		subcommand: 'remove',
+		focused: { name: option, value: typed },
+		acknowledgement: null,
+		respond: async (choices: typeof answered) => {
+			answered = choices;
+		},
+	} as unknown as AutocompleteInteraction;
+	await handler(interaction, ctx);
+	return answered;
+}
 
 /** A /statchannel or /alert interaction as both transports hand it to the handler, keeping every answer. */
 export function watchCommand(input: CommandInput): RecordedCommand {
