@@ -76,6 +76,9 @@ async function postPending(deps: AlertDeps, record: AlertRecord): Promise<void> 
 	if (!firing) return;
 	const claim = await deps.claim(alertFiringClaimKey(record, firing.number), FIRING_CLAIM_TTL_MS);
 	if (!claim.claimed) return;
+	// The previous holder's claim may have expired just after it posted and settled: read the record again.
+	const current = await deps.watch.alerts.get(record.guildId, record.id);
+	if (current?.state.pending?.number !== firing.number || current.paused) return;
 	const settle = async (change: (stored: AlertRecord) => AlertRecord) =>
 		deps.watch.alerts.update(record.guildId, record.id, (stored) =>
 			stored && stored.state.pending?.number === firing.number ? change(stored) : undefined,

@@ -6,11 +6,14 @@ import { createClient } from '@redis/client';
 import pg from 'pg';
 import { createKeyedMutex } from '../../src/store/locks.js';
 import { openStores } from '../../src/store/open-stores.js';
+import { alertNonce } from '../../src/watch/alerts.js';
 import { createWatchStore } from '../../src/watch/watch-store.js';
 import { freshAlertState, WATCH_SCHEMA_VERSION } from '../../src/watch/watch-record.js';
 import { postgresBackend, POSTGRES_URL, redisBackend, REDIS_URL } from '../links/backends.js';
 import { GUILD, TEXT, VOICE } from './support.js';
 
+/** A second stat channel, showing a figure that changes every minute. */
+const BUSY = '200000000000000004';
 const WATCH = new URL('./watch-process.ts', import.meta.url).pathname;
 const START = Date.parse('2026-11-23T10:00:00Z');
 const END = Date.parse('2026-11-23T11:00:00Z');
@@ -23,13 +26,31 @@ interface Sent {
 	at: number;
 }
 
-/** Two processes running the watchers on one store from START to END; every rename and post they sent. */
-async function runTwo(url: string, prefix: string) {
+/** A process that claims the alert's firing and is killed (SIGKILL) before it posts. */
+async function runDying(url: string, prefix: string): Promise<void> {
+	const child = fork(WATCH, [url, prefix, String(START), String(END), 'dies'], { execArgv: ['--import', 'tsx'] });
+	try {
+		await once(child, 'message');
+		const claimed = new Promise<void>((resolve) => {
+			child.on('message', (message: { claimed?: boolean }) => {
+				if (message.claimed) resolve();
+			});
+		});
+		child.send({ startAt: Date.now() });
+		await claimed;
+	} finally {
+		child.kill('SIGKILL');
+		if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
+	}
+}
+
+/** Two processes running the watchers on one store from `start` to END; every rename and post they sent. */
+async function runTwo(url: string, prefix: string, start = START) {
 	const renames: Sent[][] = [[], []];
 	const posts: Sent[][] = [[], []];
 	const children = await Promise.all(
 		[0, 1].map(async (index) => {
-			const child = fork(WATCH, [url, prefix, String(START), String(END)], { execArgv: ['--import', 'tsx'] });
+			const child = fork(WATCH, [url, prefix, String(start), String(END)], { execArgv: ['--import', 'tsx'] });
 			const done = new Promise<void>((resolve, reject) => {
 				child.on('message', (message: { rename?: Sent; post?: Sent; done?: boolean }) => {
 					if (message.rename) renames[index]?.push(message.rename);
@@ -83,7 +104,42 @@ for (const target of targets) {
 			return;
 		}
 
-		test('a stat channel is renamed once and an alert posted once in total', async () => {
+		// Redis expires claims by its own clock, so there the claim of the killed process would hold for 5 real
+		// minutes; PostgreSQL's follow the processes' clocks, which these tests speed up.
+		if (target.name === 'postgres') {
+			test('a process killed after claiming a firing never posts it; another posts it once the claim expires', async () => {
+				const prefix = runPrefix();
+				const stores = await openStores(target.url, { namespacePrefix: prefix });
+				try {
+					const watch = createWatchStore(stores, createKeyedMutex());
+					await watch.alerts.put({
+						v: WATCH_SCHEMA_VERSION,
+						id: 'k1',
+						guildId: GUILD,
+						channelId: TEXT,
+						kind: 'sends-milestone',
+						threshold: 4000,
+						createdBy: '1',
+						createdAt: START,
+						guildLocale: 'en-US',
+						paused: null,
+						state: freshAlertState(),
+					});
+					await runDying(target.url, prefix);
+					const pending = await watch.alerts.get(GUILD, 'k1');
+					assert.equal(pending?.state.pending?.number, 1, 'the firing was decided and left pending');
+					const { posts } = await runTwo(target.url, prefix, START + 10 * 60_000);
+					assert.equal(posts.length, 1, JSON.stringify(posts));
+					assert.equal(posts[0]?.nonce, alertNonce({ guildId: GUILD, id: 'k1' }, 1));
+					assert.equal((await watch.alerts.get(GUILD, 'k1'))?.state.pending, null);
+				} finally {
+					await stores.close();
+					await removeRun(target.url, prefix);
+				}
+			});
+		}
+
+		test('stat channels are renamed once per change and at most twice in 10 minutes, an alert posted once, in total', async (t) => {
 			const prefix = runPrefix();
 			const stores = await openStores(target.url, { namespacePrefix: prefix });
 			try {
@@ -96,6 +152,20 @@ for (const target of targets) {
 					createdBy: '1',
 					createdAt: START,
 					guildLocale: 'de',
+					paused: null,
+					name: null,
+					renames: [],
+					blockedUntil: 0,
+					pending: null,
+				});
+				await watch.statChannels.put({
+					v: WATCH_SCHEMA_VERSION,
+					guildId: GUILD,
+					channelId: BUSY,
+					figure: 'sends-today',
+					createdBy: '1',
+					createdAt: START,
+					guildLocale: 'en-US',
 					paused: null,
 					name: null,
 					renames: [],
@@ -117,9 +187,19 @@ for (const target of targets) {
 				});
 				const { renames, posts } = await runTwo(target.url, prefix);
 				assert.deepEqual(
-					renames.map((rename) => `${rename.channelId} ${rename.name}`),
-					[`${VOICE} Sendungen gesamt: 4.321`],
+					renames.filter((rename) => rename.channelId === VOICE).map((rename) => rename.name),
+					['Sendungen gesamt: 4.321'],
 				);
+				const busy = renames.filter((rename) => rename.channelId === BUSY).sort((a, b) => a.at - b.at);
+				t.diagnostic(
+					busy.map((rename) => `${new Date(rename.at).toISOString().slice(11, 19)} ${rename.name}`).join(', '),
+				);
+				assert.ok(busy.length >= 4, `${busy.length} renames of a figure changing every minute in an hour`);
+				assert.equal(new Set(busy.map((rename) => rename.name)).size, busy.length, 'no name sent twice');
+				for (const rename of busy) {
+					const within = busy.filter((other) => other.at >= rename.at && other.at < rename.at + 10 * 60_000);
+					assert.ok(within.length <= 2, `three renames within 10 minutes from ${new Date(rename.at).toISOString()}`);
+				}
 				assert.equal(posts.length, 1, JSON.stringify(posts));
 				assert.equal(posts[0]?.channelId, TEXT);
 				const stored = await watch.alerts.get(GUILD, 'm1');

@@ -1,5 +1,8 @@
-// One bot process's watchers (stat channels and alerts) on a shared store, with its own hand-moved clock: waits
-// for "go", runs from `start` to `end`, and reports every rename and post it sent.
+// One bot process's watchers (stat channels and alerts) on a shared store, on a fast clock: waits for "go", runs
+// from `start` to `end` with time 600 times faster than real, and reports every rename and post it sent. Every
+// process's clock starts at the same wall-clock moment and runs at the same speed, so the processes agree on the
+// time within a few seconds of simulated time, as real hosts' clocks do (a clock per process that jumps from
+// timer to timer would drift minutes apart from the other's).
 import type { BotContext } from '../../src/discord/context.js';
 import { createLogger } from '../../src/logger.js';
 import { createMetrics } from '../../src/metrics/index.js';
@@ -9,12 +12,19 @@ import { createKeyedMutex } from '../../src/store/locks.js';
 import { openStores } from '../../src/store/open-stores.js';
 import { startWatchers } from '../../src/watch/watch-context.js';
 import type { LinkedKey, LinkStore } from '../../src/links/link-model.js';
-import { ManualClock } from '../reports/manual-clock.js';
 import { snapshotOf } from './support.js';
 
-const [storeUrl = '', prefix = '', start = '0', end = '0'] = process.argv.slice(2);
-// Two loops share the clock: the stat channel refresh and the alert checks.
-const clock = new ManualClock(Number(start), 2);
+// mode `dies`: the process claims a firing, says so, and never posts (the test then kills it).
+const [storeUrl = '', prefix = '', start = '0', end = '0', mode = 'normal'] = process.argv.slice(2);
+const SPEED = 600;
+let origin = Number.POSITIVE_INFINITY;
+const clock = {
+	now: () => Number(start) + Math.max(0, Date.now() - origin) * SPEED,
+	setTimer: (fn: () => void, ms: number) => {
+		const timer = setTimeout(fn, Math.max(0, ms) / SPEED);
+		return () => clearTimeout(timer);
+	},
+};
 const stores = await openStores(storeUrl, { namespacePrefix: prefix });
 const coordinator = await openCoordinator(storeUrl, { namespacePrefix: prefix, now: clock.now });
 const send = async (message: object) => new Promise<void>((resolve) => process.send?.(message, () => resolve()));
@@ -30,7 +40,12 @@ const ctx = {
 	links,
 	stats: {
 		fetchSnapshot: async () => ({
-			snapshot: snapshotOf({ generatedAt: new Date(clock.now()).toISOString(), sendsAllTime: 4321 }),
+			snapshot: snapshotOf({
+				generatedAt: new Date(clock.now()).toISOString(),
+				sendsAllTime: 4321,
+				// Changes every simulated minute.
+				sendsToday: Math.floor((clock.now() - Number(start)) / 60_000),
+			}),
 			fetchedAt: clock.now(),
 			isStale: false,
 		}),
@@ -42,8 +57,13 @@ const ctx = {
 	cooldowns: {} as BotContext['cooldowns'],
 	settings: createSettingsStore({ keyv: stores.settings, withLock: createKeyedMutex() }),
 	guildApi: {
-		postMessage: async (channelId, _message, options) =>
-			send({ post: { channelId, nonce: options?.nonce, at: clock.now() } }),
+		postMessage: async (channelId, _message, options) => {
+			if (mode === 'dies') {
+				await send({ claimed: true });
+				await new Promise(() => undefined);
+			}
+			await send({ post: { channelId, nonce: options?.nonce, at: clock.now() } });
+		},
 		renameChannel: async (channelId, name) => send({ rename: { channelId, name, at: clock.now() } }),
 		roleState: async () => 'exists',
 		channelState: async () => 'exists',
@@ -57,8 +77,9 @@ await send({ ready: true });
 process.once('message', async ({ startAt }: { startAt: number }) => {
 	// Both processes start at the same wall-clock moment, so their claims overlap.
 	await new Promise((resolve) => setTimeout(resolve, Math.max(0, startAt - Date.now())));
+	origin = startAt;
 	const watchers = startWatchers(ctx, clock);
-	await clock.runUntil(Number(end));
+	await new Promise((resolve) => setTimeout(resolve, (Number(end) - Number(start)) / SPEED));
 	await watchers.stop();
 	await coordinator.close();
 	await stores.close();
