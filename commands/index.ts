@@ -1,10 +1,12 @@
 import type { CommandModule } from '../src/discord/command-module.js';
+import * as alert from './alert.js';
 import * as exportCommand from './export.js';
 import * as help from './help.js';
 import * as link from './link.js';
 import * as report from './report.js';
 import * as serverKey from './server-key.js';
 import * as settings from './settings.js';
+import * as statchannel from './statchannel.js';
 import * as stats from './stats.js';
 import * as unlink from './unlink.js';
 
@@ -18,4 +20,6 @@ export const commandModules: readonly CommandModule[] = [
 	help,
 	exportCommand,
 	settings,
+	statchannel,
+	alert,
 ];

@@ -30,6 +30,10 @@ export interface Config {
 	historySampling: boolean;
 	historySamplePerMinute: number;
 	historyDays: number;
+	/** Minutes between two refreshes of the stat channels (Discord renames a channel at most twice in 10). */
+	statChannelMinutes: number;
+	/** Minutes between two evaluations of the alerts. */
+	alertCheckMinutes: number;
 	/** Gateway shards in total; 'auto' asks Discord. */
 	shardCount: number | 'auto';
 	/** Processes the shards are spread over (ShardingManager when above 1). */
@@ -62,6 +66,11 @@ export class ConfigError extends Error {
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 /** A 365-day chart plus the 6 days its first 7-day average needs. */
 const MIN_HISTORY_DAYS = 371;
+/**
+ * Stat channels and alerts run at most this often. Discord allows two renames of a channel per 10 minutes and
+ * its maintainers call channel names used as live counters an abuse of renames; alerts read the same snapshots.
+ */
+const MIN_WATCH_MINUTES = 5;
 const STATS_PATH = /\/api\/v1\/stats\/?$/;
 
 /** Which variables a purpose needs: the bot needs everything, registering needs only Discord's. */
@@ -106,6 +115,8 @@ export function loadConfig(env: Env = process.env, purpose: ConfigPurpose = 'bot
 		historySampling: oneOf('HISTORY_SAMPLING', ['on', 'off'], 'on') === 'on',
 		historySamplePerMinute: integer('HISTORY_SAMPLE_PER_MINUTE', 30, 1, 6000),
 		historyDays: integer('HISTORY_DAYS', 400, MIN_HISTORY_DAYS, 3660),
+		statChannelMinutes: integer('STAT_CHANNEL_MINUTES', 10, MIN_WATCH_MINUTES, 1440),
+		alertCheckMinutes: integer('ALERT_CHECK_MINUTES', 15, MIN_WATCH_MINUTES, 1440),
 		...scale,
 		...readMetricsSettings(readers),
 		...readWebSettings(readers, purpose),

@@ -101,3 +101,17 @@ export class ChannelRefusedError extends Error {
 		super(reason === 'channelGone' ? 'the channel no longer exists' : 'the bot lacks a permission there', options);
 	}
 }
+
+/**
+ * Discord answered a channel rename with 429: at most two renames of a channel per 10 minutes. Nothing may be
+ * sent to rename that channel again before `retryAfterMs` has passed.
+ */
+export class RenameRateLimitedError extends Error {
+	override name = 'RenameRateLimitedError';
+	constructor(
+		readonly retryAfterMs: number,
+		options?: { cause?: unknown },
+	) {
+		super(`Discord refuses renames of this channel for ${Math.ceil(retryAfterMs / 1000)} s`, options);
+	}
+}

@@ -20,6 +20,18 @@ export interface GuildApi {
 	guildName(guildId: string): Promise<string | null>;
 	/** The channel's state and, when it exists and the bot may see it, its name (without `#`). */
 	describeChannel(guildId: string, channelId: string): Promise<ChannelDescription>;
+	/**
+	 * Renames a channel (text, voice or category) at once, never queued behind other requests. Rejects with
+	 * RenameRateLimitedError on Discord's 429 (two renames per channel per 10 minutes), never retrying by
+	 * itself, and with ChannelRefusedError when the channel is gone or the bot may not change it.
+	 */
+	renameChannel(channelId: string, name: string): Promise<void>;
+	/**
+	 * The bot's permissions in a channel as a Discord permission bit field, computed from the server's roles,
+	 * the bot member's roles and the channel's overwrites (Administrator grants everything). Rejects with
+	 * ChannelRefusedError('channelGone') when the channel is not in that server.
+	 */
+	channelPermissions(guildId: string, channelId: string): Promise<bigint>;
 }
 
 export interface ChannelDescription {

@@ -103,6 +103,8 @@ describe('config of the second milestone', () => {
 		assert.equal(config.historySampling, true);
 		assert.equal(config.historySamplePerMinute, 30);
 		assert.equal(config.historyDays, 400);
+		assert.equal(config.statChannelMinutes, 10);
+		assert.equal(config.alertCheckMinutes, 15);
 		assert.equal(config.shardCount, 'auto');
 		assert.equal(config.botProcesses, 1);
 		assert.equal(config.interactionsPort, null);
@@ -134,6 +136,18 @@ describe('config of the second milestone', () => {
 		const http = loadConfig({ ...BASE_ENV, INTERACTIONS_PORT: '8080', DISCORD_PUBLIC_KEY: PUBLIC_KEY });
 		assert.equal(http.interactionsPort, 8080);
 		assert.deepEqual(http.discordPublicKey, Buffer.from(PUBLIC_KEY, 'hex'));
+	});
+
+	it('reads the stat channel and alert intervals, and refuses them below 5 minutes or malformed', () => {
+		const config = loadConfig({ ...BASE_ENV, STAT_CHANNEL_MINUTES: '5', ALERT_CHECK_MINUTES: '60' });
+		assert.equal(config.statChannelMinutes, 5);
+		assert.equal(config.alertCheckMinutes, 60);
+		for (const bad of ['4', '0', '-10', '7.5', 'ten', '1441']) {
+			assert.deepEqual(problemsOf({ ...BASE_ENV, STAT_CHANNEL_MINUTES: bad, ALERT_CHECK_MINUTES: bad }), [
+				'STAT_CHANNEL_MINUTES must be a whole number from 5 to 1440',
+				'ALERT_CHECK_MINUTES must be a whole number from 5 to 1440',
+			]);
+		}
 	});
 
 	it('refuses sqlite:// with several processes, in one line', () => {

@@ -1,10 +1,12 @@
 import type { CommandDefinition } from '../../src/discord/command-module.js';
+import { definition as alert } from './alert.js';
 import { definition as exportCommand } from './export.js';
 import { definition as help } from './help.js';
 import { definition as link } from './link.js';
 import { definition as report } from './report.js';
 import { definition as serverKey } from './server-key.js';
 import { definition as settings } from './settings.js';
+import { definition as statchannel } from './statchannel.js';
 import { definition as stats } from './stats.js';
 import { definition as unlink } from './unlink.js';
 
@@ -18,4 +20,6 @@ export const commandDefinitions: readonly CommandDefinition[] = [
 	help,
 	exportCommand,
 	settings,
+	statchannel,
+	alert,
 ];

@@ -11,19 +11,21 @@ import { describePause } from '../reports/describe-pause.js';
 import { type ReportPause, type ReportRecord } from '../reports/report-record.js';
 import { listLinkedKeys } from '../links/list-linked-keys.js';
 import { createHistorySampler, type HistorySampler } from '../history/sampler.js';
+import { startWatchers } from '../watch/watch-context.js';
 
 export interface BackgroundJobs {
-	/** Stops the report scheduler and the sampler after the work in flight; call before closing the store. */
+	/** Stops the report scheduler, the sampler and the watchers after the work in flight; call before closing the store. */
 	stop(): Promise<void>;
 }
 
 /**
  * Starts what runs without an interaction: scheduled reports (posted with the context's GuildApi) and, unless
- * HISTORY_SAMPLING=off, the daily history sampler. Every process may start them: they coordinate through the store.
+ * HISTORY_SAMPLING=off, the daily history sampler, and the stat channels and alerts (`watch: false` leaves those out).
+ * Every process may start them: they coordinate through the store.
  */
 export function startBackgroundJobs(
 	ctx: BotContext,
-	options: { postMessage?: GuildApi['postMessage']; clock?: Clock; rescanMs?: number } = {},
+	options: { postMessage?: GuildApi['postMessage']; clock?: Clock; rescanMs?: number; watch?: boolean } = {},
 ): BackgroundJobs {
 	const clock = options.clock ?? realClock;
 	const reports = createReportStore(ctx.stores);
@@ -51,10 +53,11 @@ export function startBackgroundJobs(
 	});
 	scheduler.start();
 	const sampler = startHistorySampler(ctx, clock);
+	const watchers = options.watch === false ? null : startWatchers(ctx, clock);
 	let stopping: Promise<void> | null = null;
 	return {
 		stop: () => {
-			stopping ??= Promise.all([scheduler.stop(), sampler?.stop()]).then(() => undefined);
+			stopping ??= Promise.all([scheduler.stop(), sampler?.stop(), watchers?.stop()]).then(() => undefined);
 			return stopping;
 		},
 	};

@@ -1,8 +1,8 @@
 import { API } from '@discordjs/core/http-only';
-import { DiscordAPIError, REST } from '@discordjs/rest';
-import { Routes, type APIMessage } from 'discord.js';
+import { DiscordAPIError, RateLimitError, REST, type RateLimitData } from '@discordjs/rest';
+import { PermissionFlagsBits, Routes, type APIGuildMember, type APIMessage, type APIRole } from 'discord.js';
 import type { Config } from '../config.js';
-import { ChannelRefusedError, type ChannelRefusal } from '../errors.js';
+import { ChannelRefusedError, RenameRateLimitedError, type ChannelRefusal } from '../errors.js';
 import type { ChannelDescription, GuildApi } from '../guild-api.js';
 import type { MessagePayload } from './interaction.js';
 import { toMessageBody } from './message-body.js';
@@ -14,7 +14,25 @@ import { INTERACTION_REQUESTS_PER_SECOND } from './client.js';
  * Discord's rate limits across all of them.
  */
 export function createBotRest(config: Pick<Config, 'discordApiUrl' | 'discordToken'>): REST {
-	return new REST({ api: config.discordApiUrl }).setToken(config.discordToken);
+	const rest = new REST({ api: config.discordApiUrl }).setToken(config.discordToken);
+	renameClients.set(rest, createRenameRest(config));
+	return rest;
+}
+
+/** Each bot REST client's companion for channel renames (see createRenameRest). */
+const renameClients = new WeakMap<REST, REST>();
+
+const isRename = (data: RateLimitData) => data.method.toUpperCase() === 'PATCH' && data.route === '/channels/:id';
+
+/**
+ * A second client of the same REST module, for channel renames only. Discord allows two renames of a channel
+ * per 10 minutes and answers the third with a 429 whose `retry_after` is about ten minutes while its headers
+ * still show requests remaining; the default client would then sleep those ten minutes holding its queue.
+ * This one rejects instead (the stat channels keep their own budget and wait in the store), and being
+ * separate it never queues a rename behind a report or an audit line, nor those behind a rename.
+ */
+function createRenameRest(config: Pick<Config, 'discordApiUrl' | 'discordToken'>): REST {
+	return new REST({ api: config.discordApiUrl, rejectOnRateLimit: isRename, retries: 1 }).setToken(config.discordToken);
 }
 
 /**
@@ -92,6 +110,18 @@ export function botGuildApi(rest: REST, options: BotGuildApiOptions = {}): Guild
 			return null;
 		}
 	};
+	const renameRest = renameClients.get(rest);
+	let botUserId: Promise<string> | null = null;
+	const ownId = async () => {
+		botUserId ??= api.users.getCurrent().then(
+			(user) => user.id,
+			(error: unknown) => {
+				botUserId = null;
+				throw error;
+			},
+		);
+		return botUserId;
+	};
 	return {
 		async postMessage(channelId, message, options = {}) {
 			try {
@@ -127,6 +157,31 @@ export function botGuildApi(rest: REST, options: BotGuildApiOptions = {}): Guild
 			return entry.name;
 		},
 		describeChannel: async (guildId, channelId) => describeChannel(api, guildId, channelId),
+		async renameChannel(channelId, name) {
+			if (!renameRest) throw new Error('renameChannel needs a REST client made by createBotRest');
+			try {
+				await renameRest.patch(Routes.channel(channelId), { body: { name } });
+			} catch (error) {
+				if (error instanceof RateLimitError) throw new RenameRateLimitedError(error.retryAfter, { cause: error });
+				const refusal = channelRefusalOf(error);
+				throw refusal === null ? error : new ChannelRefusedError(refusal, { cause: error });
+			}
+		},
+		async channelPermissions(guildId, channelId) {
+			try {
+				const channel = await api.channels.get(channelId);
+				if (!('guild_id' in channel) || channel.guild_id !== guildId) throw new ChannelRefusedError('channelGone');
+				const [roles, member] = await Promise.all([
+					api.guilds.getRoles(guildId),
+					rest.get(Routes.guildMember(guildId, await ownId())) as Promise<APIGuildMember>,
+				]);
+				const overwrites = 'permission_overwrites' in channel ? (channel.permission_overwrites ?? []) : [];
+				return computeChannelPermissions(guildId, roles, member, overwrites);
+			} catch (error) {
+				const refusal = channelRefusalOf(error);
+				throw refusal === null ? error : new ChannelRefusedError(refusal, { cause: error });
+			}
+		},
 	};
 }
 
@@ -138,4 +193,46 @@ async function describeChannel(api: API, guildId: string, channelId: string): Pr
 	} catch (error) {
 		return { state: channelRefusalOf(error) === 'channelGone' ? 'deleted' : 'unknown', name: null };
 	}
+}
+
+interface Overwrite {
+	id: string;
+	type: number;
+	allow: string;
+	deny: string;
+}
+
+const ALL_PERMISSIONS = Object.values(PermissionFlagsBits).reduce((all, bit) => all | bit, 0n);
+
+/**
+ * Discord's permission computation for a member in a channel: @everyone and the member's roles, then the
+ * channel's @everyone overwrite, its role overwrites together, and the member's own overwrite, each deny
+ * before allow. Administrator grants everything, overwrites included.
+ */
+export function computeChannelPermissions(
+	guildId: string,
+	roles: readonly Pick<APIRole, 'id' | 'permissions'>[],
+	member: Pick<APIGuildMember, 'roles'> & { user?: { id: string } },
+	overwrites: readonly Overwrite[],
+): bigint {
+	const roleBits = new Map(roles.map((role) => [role.id, BigInt(role.permissions)]));
+	let base = roleBits.get(guildId) ?? 0n;
+	for (const roleId of member.roles) base |= roleBits.get(roleId) ?? 0n;
+	if ((base & PermissionFlagsBits.Administrator) !== 0n) return ALL_PERMISSIONS;
+	const apply = (bits: bigint, overwrite: { allow: bigint; deny: bigint }) =>
+		(bits & ~overwrite.deny) | overwrite.allow;
+	const bitsOf = (overwrite: Overwrite) => ({ allow: BigInt(overwrite.allow), deny: BigInt(overwrite.deny) });
+	const everyone = overwrites.find((overwrite) => overwrite.id === guildId);
+	if (everyone) base = apply(base, bitsOf(everyone));
+	const roleOverwrites = overwrites.filter(
+		(overwrite) => overwrite.type === 0 && overwrite.id !== guildId && member.roles.includes(overwrite.id),
+	);
+	const merged = roleOverwrites.map(bitsOf).reduce((a, b) => ({ allow: a.allow | b.allow, deny: a.deny | b.deny }), {
+		allow: 0n,
+		deny: 0n,
+	});
+	base = apply(base, merged);
+	const own = overwrites.find((overwrite) => overwrite.type === 1 && overwrite.id === member.user?.id);
+	if (own) base = apply(base, bitsOf(own));
+	return base;
 }

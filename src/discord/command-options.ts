@@ -48,6 +48,10 @@ export function readOptions(
 			const found = value(name);
 			return typeof found === 'number' && Number.isInteger(found) ? found : null;
 		},
+		number: (name) => {
+			const found = value(name);
+			return typeof found === 'number' && Number.isFinite(found) ? found : null;
+		},
 		boolean: (name) => {
 			const found = value(name);
 			return typeof found === 'boolean' ? found : null;

@@ -51,6 +51,8 @@ export interface BaseInteraction {
 export interface CommandOptions {
 	string(name: string): string | null;
 	integer(name: string): number | null;
+	/** A number option (whole or not). */
+	number(name: string): number | null;
 	boolean(name: string): boolean | null;
 	/** A channel option: its id and, when Discord resolved it, its type. */
 	channel(name: string): { id: string; type: number | null } | null;

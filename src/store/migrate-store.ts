@@ -14,7 +14,7 @@ export interface MigrateResult {
 }
 
 /**
- * Copies links, history, reports and settings verbatim (values as stored, expiry kept) from `source`
+ * Copies links, history, reports, settings and watch (stat channels, alerts) verbatim (values as stored, expiry kept) from `source`
  * to `target`; the cache is left behind, it refills. Only the target is written, each entry under its
  * own key, so a repeat run duplicates nothing and an interrupted one is finished by running it again.
  */

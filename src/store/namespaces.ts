@@ -6,9 +6,17 @@ export const REPORTS_NAMESPACE = 'reports';
 export const SETTINGS_NAMESPACE = 'settings';
 /** The dashboard's sessions, login states and public links; sessions and states expire on their own. */
 export const WEB_NAMESPACE = 'web';
+/** Stat channels and alerts (src/watch), with each one's state. */
+export const WATCH_NAMESPACE = 'watch';
 
 /** What a store holds that cannot be fetched again; `links migrate` copies these and nothing else. */
-export const DATA_NAMESPACES = [LINKS_NAMESPACE, HISTORY_NAMESPACE, REPORTS_NAMESPACE, SETTINGS_NAMESPACE] as const;
+export const DATA_NAMESPACES = [
+	LINKS_NAMESPACE,
+	HISTORY_NAMESPACE,
+	REPORTS_NAMESPACE,
+	SETTINGS_NAMESPACE,
+	WATCH_NAMESPACE,
+] as const;
 
 export type DataNamespaceName = (typeof DATA_NAMESPACES)[number];
 

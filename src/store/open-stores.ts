@@ -10,6 +10,7 @@ import {
 	REPORTS_NAMESPACE,
 	SETTINGS_NAMESPACE,
 	WEB_NAMESPACE,
+	WATCH_NAMESPACE,
 } from './namespaces.js';
 import type { NamespaceName } from './namespaces.js';
 
@@ -21,6 +22,8 @@ export interface Stores {
 	settings: Keyv;
 	/** The web dashboard's sessions, login states and public links. */
 	web: Keyv;
+	/** Stat channels and alerts. */
+	watch: Keyv;
 	/** Raw access for the maintenance commands (listing, verbatim copies); the bot uses the Keyvs. */
 	backend: StoreBackend;
 	/** The full name of a namespace on this store (prefix included), as `backend` expects it. */
@@ -64,6 +67,7 @@ export async function openStores(storeUrl: string, options: OpenStoresOptions = 
 		reports: keyvOf(REPORTS_NAMESPACE),
 		settings: keyvOf(SETTINGS_NAMESPACE),
 		web: keyvOf(WEB_NAMESPACE),
+		watch: keyvOf(WATCH_NAMESPACE),
 		backend,
 		namespace,
 		close: async () => backend.close(),

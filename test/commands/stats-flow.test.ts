@@ -57,12 +57,14 @@ describe('the bot end to end, through the Discord stand-in and the bundled stats
 	it('registers every command with the fixed names and options', () => {
 		const commands = h.sandbox.registeredCommands();
 		assert.deepEqual(commands.map((c) => c.name).sort(), [
+			'alert',
 			'export',
 			'help',
 			'link',
 			'report',
 			'server-key',
 			'settings',
+			'statchannel',
 			'stats',
 			'unlink',
 		]);

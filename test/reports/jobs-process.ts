@@ -66,6 +66,7 @@ process.once('message', async ({ startAt }: { startAt: number }) => {
 			: startBackgroundJobs(ctx, {
 					clock,
 					rescanMs: 10 * 60_000,
+					watch: false,
 					postMessage: async (channelId, _message, options) =>
 						send({ post: { channelId, nonce: options?.nonce, at: clock.now() } }),
 				});

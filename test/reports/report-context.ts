@@ -144,6 +144,7 @@ export function reportCommand(input: CommandInput): RecordedCommand {
 		options: {
 			string: (name) => input.strings?.[name] ?? null,
 			integer: (name) => input.integers?.[name] ?? null,
+			number: (name) => input.integers?.[name] ?? null,
 			boolean: () => null,
 			channel: (name) => (name === 'channel' ? (input.channel ?? null) : null),
 			role: () => null,

@@ -11,6 +11,7 @@ function options(values: Record<string, unknown>): CommandOptions {
 	return {
 		string: (name) => (typeof values[name] === 'string' ? (values[name] as string) : null),
 		integer: (name) => (typeof values[name] === 'number' ? (values[name] as number) : null),
+		number: (name) => (typeof values[name] === 'number' ? (values[name] as number) : null),
 		boolean: () => null,
 		channel: (name) => (values[name] as { id: string; type: number | null } | undefined) ?? null,
 		role: (name) => (values[name] as { id: string } | undefined) ?? null,

@@ -1,0 +1,158 @@
+import type { Config } from '../config.js';
+import type { GuildApi } from '../guild-api.js';
+import type { HistoryStore } from '../history/history-store.js';
+import { resolveLocale, type FacingMessage, type Locale } from '../i18n/index.js';
+import type { Logger } from '../logger.js';
+import { postAudit, auditTime } from '../settings/audit.js';
+import { serverLanguage } from '../settings/language.js';
+import type { SettingsStore } from '../settings/settings-store.js';
+import { translator } from '../i18n/index.js';
+import type { StatsSource } from '../stats-api/client.js';
+import { historyWithSnapshot } from '../stats/account-history.js';
+import { fetchStatsFor, type FetchDeps } from '../stats/resolve-key.js';
+import type { Coordinator } from '../store/claim-types.js';
+import { claimLock, createKeyedMutex } from '../store/locks.js';
+import type { Stores } from '../store/open-stores.js';
+import { storeSchemeOf } from '../store-url.js';
+import { createAlertWatcher, type AlertDeps } from './alerts.js';
+import { buildAlertPost, describeWatchPause } from './describe.js';
+import { createStatChannelWatcher, type StatChannelDeps } from './stat-channels.js';
+import { createWatchStore, type WatchStore } from './watch-store.js';
+
+/** What stat channels and alerts use of the bot's context. */
+export interface WatchContext {
+	config: Pick<
+		Config,
+		'storeUrl' | 'historyDays' | 'statChannelMinutes' | 'alertCheckMinutes' | 'historySamplePerMinute'
+	>;
+	links: FetchDeps['links'];
+	stats: StatsSource;
+	history: Pick<HistoryStore, 'read'>;
+	coordinator: Pick<Coordinator, 'claim'>;
+	stores: Pick<Stores, 'watch' | 'backend' | 'namespace'>;
+	settings: Pick<SettingsStore, 'get' | 'forgetDeleted'>;
+	guildApi: GuildApi;
+	log: Pick<Logger, 'info' | 'warn'>;
+}
+
+/** One watch store per opened store, so every command and watcher of a process shares its locks. */
+const watchStores = new WeakMap<object, WatchStore>();
+
+export function watchStoreOf(ctx: Pick<WatchContext, 'stores' | 'coordinator' | 'config'>): WatchStore {
+	let store = watchStores.get(ctx.stores);
+	if (!store) {
+		// One process owns a SQLite file: an in-process lock is exact there, and a claim per write would only
+		// add writes to the file that the store's own connection is waiting on.
+		const shared = storeSchemeOf(ctx.config.storeUrl) !== 'sqlite';
+		store = createWatchStore(ctx.stores, shared ? claimLock(ctx.coordinator) : createKeyedMutex());
+		watchStores.set(ctx.stores, store);
+	}
+	return store;
+}
+
+/** The server's language for public posts and channel names; its Discord locale when the settings cannot be read. */
+export async function serverLocale(
+	ctx: Pick<WatchContext, 'settings'>,
+	guildId: string,
+	guildLocale: string | null,
+): Promise<Locale> {
+	try {
+		return serverLanguage(await ctx.settings.get(guildId), guildLocale);
+	} catch {
+		return resolveLocale(guildLocale ?? 'en-US');
+	}
+}
+
+/** An audit line about a stat channel or an alert; never throws. */
+export async function auditWatch(
+	ctx: Pick<WatchContext, 'settings' | 'guildApi' | 'log'>,
+	guildId: string,
+	line: FacingMessage,
+	guildLocale: string | null,
+): Promise<void> {
+	await postAudit(ctx, guildId, line, { guildLocale });
+}
+
+const serverTarget = (guildId: string) => ({ scope: 'server' as const, userId: '', guildId });
+
+export function statChannelDeps(ctx: WatchContext, now: () => number): StatChannelDeps {
+	return {
+		watch: watchStoreOf(ctx),
+		fetchServerSnapshot: async (guildId) => (await fetchStatsFor(ctx, serverTarget(guildId))).snapshot,
+		language: async (guildId, guildLocale) => serverLocale(ctx, guildId, guildLocale),
+		renameChannel: async (channelId, name) => ctx.guildApi.renameChannel(channelId, name),
+		onPause: async (record, pause) => {
+			const t = translator(await serverLocale(ctx, record.guildId, record.guildLocale));
+			await auditWatch(
+				ctx,
+				record.guildId,
+				{
+					key: 'watch.audit.statChannelPaused',
+					vars: { channelId: record.channelId, when: auditTime(pause.at), reason: describeWatchPause(t, pause) },
+				},
+				record.guildLocale,
+			);
+		},
+		now,
+		log: ctx.log,
+	};
+}
+
+export function alertDeps(ctx: WatchContext, now: () => number): AlertDeps {
+	return {
+		watch: watchStoreOf(ctx),
+		fetchServerSnapshot: async (guildId) => fetchStatsFor(ctx, serverTarget(guildId)),
+		historyWith: async (result, at) => historyWithSnapshot(ctx, result, at),
+		postFiring: async (record, firing, nonce) => {
+			const locale = await serverLocale(ctx, record.guildId, record.guildLocale);
+			await ctx.guildApi.postMessage(record.channelId, buildAlertPost(locale, record, firing), { nonce });
+		},
+		onPause: async (record, pause) => {
+			const t = translator(await serverLocale(ctx, record.guildId, record.guildLocale));
+			await auditWatch(
+				ctx,
+				record.guildId,
+				{
+					key: 'watch.audit.alertPaused',
+					vars: {
+						id: record.id,
+						channelId: record.channelId,
+						when: auditTime(pause.at),
+						reason: describeWatchPause(t, pause),
+					},
+				},
+				record.guildLocale,
+			);
+		},
+		claim: async (key, ttlMs) => ctx.coordinator.claim(key, Math.ceil(ttlMs)),
+		now,
+		log: ctx.log,
+	};
+}
+
+export interface Watchers {
+	/** Stops both loops after the work in flight. */
+	stop(): Promise<void>;
+}
+
+/** Starts the stat channel refresh and the alert checks; every process may: claims make each round run once. */
+export function startWatchers(
+	ctx: WatchContext,
+	clock: { now: () => number; setTimer: (fn: () => void, ms: number) => () => void },
+): Watchers {
+	const channels = createStatChannelWatcher({
+		deps: statChannelDeps(ctx, clock.now),
+		claimOnce: async (key, ttlMs) => (await ctx.coordinator.claim(key, Math.ceil(ttlMs))).claimed,
+		everyMs: ctx.config.statChannelMinutes * 60_000,
+		setTimer: clock.setTimer,
+	});
+	const alerts = createAlertWatcher({
+		deps: alertDeps(ctx, clock.now),
+		everyMs: ctx.config.alertCheckMinutes * 60_000,
+		setTimer: clock.setTimer,
+		perMinute: ctx.config.historySamplePerMinute,
+	});
+	channels.start();
+	alerts.start();
+	return { stop: async () => Promise.all([channels.stop(), alerts.stop()]).then(() => undefined) };
+}

@@ -1,0 +1,142 @@
+import type { ChannelRefusal } from '../errors.js';
+
+/** The figures a stat channel can show, as `/statchannel add figure:` names them. */
+export const STAT_FIGURES = [
+	'sends-today',
+	'sends-week',
+	'sends-month',
+	'sends-all',
+	'joins-today',
+	'joins-week',
+	'joins-month',
+	'joins-all',
+] as const;
+export type StatFigure = (typeof STAT_FIGURES)[number];
+
+/** The kinds of `/alert add kind:`; DESIGN.md's table says when each fires and re-arms. */
+export const ALERT_KINDS = ['failed-share', 'sends-drop', 'no-sends', 'sends-milestone', 'joins-milestone'] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
+
+/** The threshold each kind accepts, both ends included. */
+export const ALERT_THRESHOLDS: Record<AlertKind, { min: number; max: number }> = {
+	'failed-share': { min: 1, max: 100 },
+	'sends-drop': { min: 1, max: 100 },
+	'no-sends': { min: 1, max: 72 },
+	'sends-milestone': { min: 1, max: Number.MAX_SAFE_INTEGER },
+	'joins-milestone': { min: 1, max: Number.MAX_SAFE_INTEGER },
+};
+
+export const MAX_STAT_CHANNELS_PER_SERVER = 5;
+export const MAX_ALERTS_PER_SERVER = 10;
+export const WATCH_SCHEMA_VERSION = 1;
+
+/** Why a stat channel or an alert stopped, and when (epoch ms). */
+export interface WatchPause {
+	reason: ChannelRefusal;
+	at: number;
+}
+
+/** One stat channel, stored under statChannelKey(guildId, channelId), with its renaming state. */
+export interface StatChannelRecord {
+	v: typeof WATCH_SCHEMA_VERSION;
+	guildId: string;
+	channelId: string;
+	figure: StatFigure;
+	createdBy: string;
+	/** Epoch ms. */
+	createdAt: number;
+	/** The server's Discord locale when it was added, for the name's language when no language is set. */
+	guildLocale: string | null;
+	paused: WatchPause | null;
+	/** The name the bot last gave the channel; null before the first rename. */
+	name: string | null;
+	/** Epoch ms of the renames sent within the last rename window, oldest first (the per-channel budget). */
+	renames: number[];
+	/** Epoch ms before which no rename may be sent: Discord's 429 said so. */
+	blockedUntil: number;
+	/** A rename sent and not yet answered, so that no other process sends the same one meanwhile. */
+	pending: { name: string; at: number } | null;
+}
+
+/** What an alert remembers between evaluations. */
+export interface AlertState {
+	/** False between a firing and its re-arming. */
+	armed: boolean;
+	/** Firings so far; the next one is `firings + 1`, which names its claim and nonce. */
+	firings: number;
+	/** Epoch ms of the last firing. */
+	firedAt: number | null;
+	/** The UTC day (`YYYY-MM-DD`) the state belongs to, for kinds that re-arm or check once per day. */
+	day: string | null;
+	/** For no-sends: the all-time sends last seen and since when (epoch ms) they have not moved. */
+	still: { value: number; since: number } | null;
+	/** The firing decided but not yet known to be posted; any process posts it under its claim. */
+	pending: AlertFiring | null;
+	/** True when the last evaluation lacked data (e.g. no snapshot from the start of the UTC day). */
+	notEnoughData: boolean;
+}
+
+/** One firing: what the post says. */
+export interface AlertFiring {
+	/** `firings` after this one. */
+	number: number;
+	/** The value now: a percentage for failed-share and sends-drop, hours for no-sends, a count for milestones. */
+	value: number;
+	/** Epoch ms the condition holds since (the day's start, the last move of sends, ...). */
+	since: number;
+	/** Epoch ms of the decision. */
+	at: number;
+}
+
+export interface AlertRecord {
+	v: typeof WATCH_SCHEMA_VERSION;
+	/** Short id shown by `/alert list` and picked by `/alert remove id:`; unique within the server. */
+	id: string;
+	guildId: string;
+	channelId: string;
+	kind: AlertKind;
+	threshold: number;
+	createdBy: string;
+	createdAt: number;
+	guildLocale: string | null;
+	paused: WatchPause | null;
+	state: AlertState;
+}
+
+export const statChannelKey = (guildId: string, channelId: string): string => `statchannel:${guildId}:${channelId}`;
+export const statChannelPrefix = (guildId?: string): string =>
+	`statchannel:${guildId === undefined ? '' : `${guildId}:`}`;
+export const alertKey = (guildId: string, id: string): string => `alert:${guildId}:${id}`;
+export const alertPrefix = (guildId?: string): string => `alert:${guildId === undefined ? '' : `${guildId}:`}`;
+
+export function isStatFigure(value: unknown): value is StatFigure {
+	return (STAT_FIGURES as readonly unknown[]).includes(value);
+}
+
+export function isAlertKind(value: unknown): value is AlertKind {
+	return (ALERT_KINDS as readonly unknown[]).includes(value);
+}
+
+export function freshAlertState(): AlertState {
+	return { armed: true, firings: 0, firedAt: null, day: null, still: null, pending: null, notEnoughData: false };
+}
+
+/** A stored value back into a record; null for anything that is not one of ours. */
+export function parseStatChannelRecord(raw: unknown): StatChannelRecord | null {
+	if (typeof raw !== 'object' || raw === null) return null;
+	const record = raw as Partial<StatChannelRecord>;
+	if (record.v !== WATCH_SCHEMA_VERSION || !isStatFigure(record.figure)) return null;
+	if (typeof record.guildId !== 'string' || typeof record.channelId !== 'string') return null;
+	if (!Array.isArray(record.renames) || typeof record.blockedUntil !== 'number') return null;
+	return record as StatChannelRecord;
+}
+
+export function parseAlertRecord(raw: unknown): AlertRecord | null {
+	if (typeof raw !== 'object' || raw === null) return null;
+	const record = raw as Partial<AlertRecord>;
+	if (record.v !== WATCH_SCHEMA_VERSION || !isAlertKind(record.kind)) return null;
+	if (typeof record.guildId !== 'string' || typeof record.channelId !== 'string' || typeof record.id !== 'string')
+		return null;
+	if (typeof record.threshold !== 'number' || typeof record.state !== 'object' || record.state === null) return null;
+	return record as AlertRecord;
+}
