@@ -25,6 +25,8 @@ import { listEntries } from '../../src/store/list-entries.js';
 import { createKeyedMutex } from '../../src/store/locks.js';
 import { CACHE_NAMESPACE } from '../../src/store/namespaces.js';
 import { openStores } from '../../src/store/open-stores.js';
+import { WATCH_SCHEMA_VERSION } from '../../src/watch/watch-record.js';
+import { createWatchStore } from '../../src/watch/watch-store.js';
 import { startDiscordSandbox, type DiscordSandbox } from '../../sandbox/index.js';
 import { POSTGRES_URL, REDIS_URL } from '../links/backends.js';
 import { startTcpProxy, type TcpProxy } from '../store/tcp-proxy.js';
@@ -325,6 +327,53 @@ describe('npm run doctor', () => {
 			await reports.remove(guildId, gone);
 			await stores.close();
 		}
+	});
+
+	test('a stat channel the bot may not rename fails channels, naming Manage Channels and /statchannel', async () => {
+		const voiceChannel = sandbox.guilds[0]!.voiceChannelIds[0]!;
+		const stores = await openStores(baseEnv.STORE_URL ?? '');
+		const watch = createWatchStore(stores, createKeyedMutex());
+		await watch.statChannels.put({
+			v: WATCH_SCHEMA_VERSION,
+			guildId,
+			channelId: voiceChannel,
+			figure: 'sends-today',
+			createdBy: '300000000000000001',
+			createdAt: Date.now(),
+			guildLocale: null,
+			paused: null,
+			name: null,
+			renames: [],
+			blockedUntil: 0,
+			pending: null,
+		});
+		sandbox.setChannelOverwrites(voiceChannel, [
+			{ id: guildId, type: 0, allow: '0', deny: String(PermissionFlagsBits.ManageChannels) },
+		]);
+		try {
+			const run = await doctor();
+			assert.equal(status(run, 'channels'), 'fail');
+			assert.match(
+				detail(run, 'channels'),
+				new RegExp(`stat channel in channel ${voiceChannel} .*lacks Manage Channels;.*/statchannel remove`),
+			);
+		} finally {
+			sandbox.setChannelOverwrites(voiceChannel, []);
+			await watch.statChannels.remove(guildId, voiceChannel);
+			await stores.close();
+		}
+	});
+
+	test('with WEB_PORT, web names the redirect URI to register and warns while WEB_PUBLIC_URL is not https', async () => {
+		const web = { WEB_PORT: '8080', DISCORD_CLIENT_SECRET: 'web-client-secret-for-doctor' };
+		const plain = await doctor({ ...web, WEB_PUBLIC_URL: 'http://stats.example.org' });
+		assert.equal(status(plain, 'web'), 'warn');
+		assert.match(detail(plain, 'web'), /not https.*register http:\/\/stats\.example\.org\/auth\/callback/);
+		assert.doesNotMatch(plain.stdout, /web-client-secret-for-doctor/);
+		const secure = await doctor({ ...web, WEB_PUBLIC_URL: 'https://stats.example.org' });
+		assert.equal(status(secure, 'web'), 'ok');
+		assert.match(detail(secure, 'web'), /register https:\/\/stats\.example\.org\/auth\/callback/);
+		assert.equal([...secure.lines.keys()].at(-1), 'web');
 	});
 
 	test('a link no configured secret opens fails links with the count', async () => {

@@ -7,6 +7,8 @@ import { listEntries } from '../../store/list-entries.js';
 import { SETTINGS_NAMESPACE } from '../../store/namespaces.js';
 import type { Stores } from '../../store/open-stores.js';
 import { StorageUnavailableError } from '../../errors.js';
+import { createKeyedMutex } from '../../store/locks.js';
+import { createWatchStore } from '../../watch/watch-store.js';
 import { errorText, fail, ok, type Check } from './check.js';
 import { discordProblem, isTokenRefused, NoStoreYetError, type DoctorContext } from './context.js';
 import { channelPermissions, missingPermissions, type NeededPermission } from './permissions.js';
@@ -27,7 +29,41 @@ export interface ChannelUse {
  * source here: their channels need View Channel and Manage Channels (renames), alerts the post
  * permissions; each with the command that moves or removes it.
  */
-const CHANNEL_SOURCES: ((stores: Stores) => AsyncIterable<ChannelUse>)[] = [reportChannels, auditChannels];
+const CHANNEL_SOURCES: ((stores: Stores) => AsyncIterable<ChannelUse>)[] = [
+	reportChannels,
+	auditChannels,
+	statChannels,
+	alertChannels,
+];
+
+// Read-only: the doctor never updates a record, so an in-process lock is all the watch store needs here.
+const watchStore = (stores: Stores) => createWatchStore(stores, createKeyedMutex());
+
+async function* statChannels(stores: Stores): AsyncIterable<ChannelUse> {
+	for await (const record of watchStore(stores).statChannels.listAll()) {
+		yield {
+			guildId: record.guildId,
+			channelId: record.channelId,
+			what: 'stat channel',
+			// Renaming needs Manage Channels on a channel the bot can see.
+			needs: ['viewChannel', 'manageChannels'],
+			fix: 'or remove it: /statchannel remove',
+		};
+	}
+}
+
+async function* alertChannels(stores: Stores): AsyncIterable<ChannelUse> {
+	for await (const record of watchStore(stores).alerts.listAll()) {
+		yield {
+			guildId: record.guildId,
+			channelId: record.channelId,
+			what: 'alert',
+			// An alert is an embed.
+			needs: ['viewChannel', 'sendMessages', 'embedLinks'],
+			fix: `or move it: /alert remove id:${record.id}, then /alert add in a channel the bot may post in`,
+		};
+	}
+}
 
 async function* reportChannels(stores: Stores): AsyncIterable<ChannelUse> {
 	for await (const report of createReportStore(stores).listAll()) {
@@ -85,7 +121,7 @@ export const channelsCheck: Check<DoctorContext> = {
 			if (!(error instanceof StorageUnavailableError)) throw error;
 			return fail('not checked: the store is unavailable (see store)');
 		}
-		if (uses.length === 0) return ok('no report or audit channel is set');
+		if (uses.length === 0) return ok('no report, audit channel, stat channel or alert is set');
 		let botId: string;
 		try {
 			botId = (await ctx.botUser()).id;

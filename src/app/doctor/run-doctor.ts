@@ -21,7 +21,7 @@ import {
 	gatewayCheck,
 	interactionsCheck,
 } from './discord-checks.js';
-import { chartCheck, statsApiCheck } from './service-checks.js';
+import { chartCheck, statsApiCheck, webCheck } from './service-checks.js';
 import { linksCheck, storeCheck } from './store-checks.js';
 
 /**
@@ -41,6 +41,7 @@ function checksFor(config: Config): Check<DoctorContext>[] {
 		statsApiCheck,
 		...(config.chartRenderer === 'none' ? [] : [chartCheck]),
 		channelsCheck,
+		...(config.webPort === null ? [] : [webCheck]),
 	];
 }
 

@@ -112,3 +112,24 @@ export const chartCheck: Check<DoctorContext> = {
 		}
 	},
 };
+
+/**
+ * The dashboard's public origin: browsers keep the session cookie `Secure` only over https, and Discord sends
+ * members back to exactly the redirect URI registered in the Developer Portal.
+ */
+export const webCheck: Check<DoctorContext> = {
+	name: 'web',
+	deadlineMs: 1000,
+	onDeadline: 'check WEB_PUBLIC_URL',
+	async run(ctx) {
+		const publicUrl = ctx.config.webPublicUrl ?? '';
+		const redirect = `${publicUrl}/auth/callback`;
+		const register = `register ${redirect} as a redirect URI under OAuth2 in the Discord Developer Portal`;
+		if (new URL(publicUrl).protocol !== 'https:') {
+			return warn(
+				`WEB_PUBLIC_URL is not https, so the session cookie is not Secure: serve the dashboard behind an https reverse proxy and set WEB_PUBLIC_URL to its https origin; ${register}`,
+			);
+		}
+		return ok(`${publicUrl} over https; ${register}`);
+	},
+};
