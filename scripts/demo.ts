@@ -19,6 +19,7 @@ import { startDiscordSandbox, type InteractionHandle, type SandboxMessage } from
 import { startFaultyUpstream, type UpstreamMode } from './demo/faulty-upstream.js';
 import { renderDemoPage, renderLanguageIndex, type DemoStep } from './demo/html-page.js';
 import { foldDemoHistory } from './demo/seed-history.js';
+import { playWatchFlows } from './demo/watch.js';
 import { runWebDemo } from './demo/web.js';
 
 const OUTPUT_DIR = resolve('demo-output');
@@ -316,6 +317,20 @@ async function playFlows(locale: Locale, index: number): Promise<DemoStep[]> {
 		'Report list',
 		'/report list',
 		await run({ name: 'report', subcommand: 'list', userId: admin, permissions: MANAGE_SERVER }),
+	);
+	await playWatchFlows(
+		{
+			ctx: bot.ctx,
+			sandbox,
+			guildId: guild.id,
+			statChannelIds: [...guild.voiceChannelIds, ...guild.categoryIds],
+			alertChannelId: guild.defaultChannelId,
+			admin,
+			manageServer: MANAGE_SERVER,
+			run,
+			record,
+		},
+		index,
 	);
 
 	statsClockLagMs = 0;
