@@ -1,4 +1,5 @@
-// Node 20's test runner takes no globs, so the test files are listed here.
+// Node 20's test runner takes no globs, so the test files are listed here. --expose-gc: the heap figures
+// some tests assert are read after a collection, not with whatever garbage happens to be around.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +15,7 @@ function findTests(dir) {
 const files = process.argv.length > 2 ? process.argv.slice(2) : findTests('test').sort();
 const result = spawnSync(
 	process.execPath,
-	['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
+	['--expose-gc', '--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
 	{ stdio: 'inherit' },
 );
 process.exit(result.status ?? 1);
