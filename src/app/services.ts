@@ -11,7 +11,7 @@ import { createMetrics, type StoreOperation } from '../metrics/index.js';
 import { startBackgroundJobs } from './background-jobs.js';
 import { botGuildApi, createBotRest } from '../discord/bot-rest.js';
 import { createChartRenderer } from '../render/create-chart-renderer.js';
-import { createSettingsStore } from '../settings/settings-store.js';
+import { createSettingsStore, SETTINGS_CACHE_TTL_MS } from '../settings/settings-store.js';
 import { createStatsClient } from '../stats-api/client.js';
 import { claimLock } from '../store/locks.js';
 import { openCoordinator } from '../store/coordination.js';
@@ -77,7 +77,11 @@ export async function openBotServices(config: Config, log: Logger): Promise<BotS
 		cooldowns: shared
 			? claimCooldowns(coordinator, config.statsCooldownSeconds)
 			: new Cooldowns(config.statsCooldownSeconds),
-		settings: createSettingsStore({ keyv: stores.settings, withLock }),
+		settings: createSettingsStore({
+			keyv: stores.settings,
+			withLock,
+			cacheTtlMs: shared ? SETTINGS_CACHE_TTL_MS.shared : SETTINGS_CACHE_TTL_MS.oneProcess,
+		}),
 		guildApi: botGuildApi(createBotRest(config)),
 		log,
 		metrics,
