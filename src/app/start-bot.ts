@@ -72,6 +72,7 @@ export async function startBot(config: Config, options: StartOptions = {}): Prom
 	}
 	log.info({ guilds: client.guilds.cache.size, user: client.user?.tag, shardCount: shards.total }, 'bot ready');
 	const { ctx } = services;
+	warmUpCharts(ctx);
 	watchRestRefusals(client.rest, { onStatus: (status) => ctx.metrics.recordDiscordRestResponse(status) });
 	const metricsServer = await startBotMetrics({
 		config: metricsConfig(config),
@@ -124,11 +125,20 @@ async function startHttpBot(config: Config, log: Logger, options: StartOptions):
 		throw error;
 	}
 	httpLog.info({ url: server.url }, 'bot ready');
+	warmUpCharts(ctx);
 	return running(
 		{ client: null, interactionsUrl: server.url, metricsServer, services, router, log: httpLog },
 		async () => undefined,
 		(drain) => server.close(drain),
 	);
+}
+
+/**
+ * Once ready, the chart worker loads Chart.js, the canvas and the fonts and draws one chart, so the first member's
+ * chart is as fast as the tenth. After READY, not before: start-up does not wait for it.
+ */
+function warmUpCharts(ctx: BotContext): void {
+	void ctx.renderer.warmUp?.();
 }
 
 /** One stop for both transports: no new work, replies in flight finished, transport and store closed. */
