@@ -19,6 +19,9 @@ import { openStores } from '../store/open-stores.js';
 import { storeSchemeOf } from '../store-url.js';
 import { storeOperationOf } from './store-error-kind.js';
 
+/** Recent accounts' history kept by one process on SQLite: a /stats repeated within a minute reads no store. */
+const HISTORY_CACHE = { entries: 200, ttlMs: 60_000 };
+
 export interface BotServices {
 	ctx: BotContext;
 	/** Closes the renderer, the stats client and the store; safe to call twice. */
@@ -41,6 +44,8 @@ export async function openBotServices(config: Config, log: Logger): Promise<BotS
 		keyv: stores.history,
 		withLock,
 		historyDays: config.historyDays,
+		// Only this process writes a SQLite file's history; processes sharing a store read it every time.
+		cache: shared ? undefined : HISTORY_CACHE,
 	});
 	const stats = createStatsClient({
 		baseUrl: config.statsApiBaseUrl,
