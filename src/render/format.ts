@@ -70,8 +70,28 @@ export function formatOneDecimal(value: number | null, locale: string): string {
 	return numberFormat(resolveLocale(locale), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
 }
 
+/**
+ * Dates as written, by day(s) and locale: ICU's formatRange costs tens of microseconds, and every reply of a
+ * day writes the same few ranges. Emptied when full (a day's worth of ranges is a few hundred at most).
+ */
+const writtenDates = new Map<string, string>();
+
+function rememberedDate(key: string, write: () => string): string {
+	let text = writtenDates.get(key);
+	if (text === undefined) {
+		text = write();
+		if (writtenDates.size >= MAX_CACHED) writtenDates.clear();
+		writtenDates.set(key, text);
+	}
+	return text;
+}
+
 /** A UTC calendar day (`YYYY-MM-DD`) as the locale writes a date, with the year: "November 24, 2026". */
 export function formatUtcDate(date: string, locale: string): string {
+	return rememberedDate(`d|${date}|${locale}`, () => writeUtcDate(date, locale));
+}
+
+function writeUtcDate(date: string, locale: string): string {
 	const ms = Date.parse(`${date}T00:00:00Z`);
 	if (!Number.isFinite(ms)) return date;
 	return dateTimeFormat(resolveLocale(locale), {
@@ -84,6 +104,10 @@ export function formatUtcDate(date: string, locale: string): string {
 
 /** The span of two UTC days, with the year, as the locale writes a range: "Nov 17 – 23, 2026". */
 export function formatUtcDateRange(from: string, to: string, locale: string): string {
+	return rememberedDate(`r|${from}|${to}|${locale}`, () => writeUtcDateRange(from, to, locale));
+}
+
+function writeUtcDateRange(from: string, to: string, locale: string): string {
 	const start = Date.parse(`${from}T00:00:00Z`);
 	const end = Date.parse(`${to}T00:00:00Z`);
 	if (!Number.isFinite(start) || !Number.isFinite(end)) return `${from} – ${to}`;
