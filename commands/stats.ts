@@ -1,4 +1,4 @@
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
+import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent } from 'discord.js';
 import type { BotContext } from '../src/discord/context.js';
 import { replyIfCoolingDown } from '../src/discord/cooldowns.js';
 import { memberTranslator } from '../src/i18n/index.js';
@@ -130,14 +130,21 @@ async function postPublicly(interaction: RepliableInteraction, reply: StatsReply
 	await interaction.followUp(reply, 'public');
 }
 
-function shareButton(interaction: RepliableInteraction, request: StatsRequest) {
+/** The row as Discord's JSON: discord.js's builders validate every field again on each reply, for a fixed shape. */
+function shareButton(
+	interaction: RepliableInteraction,
+	request: StatsRequest,
+): APIActionRowComponent<APIButtonComponent> {
 	const { scope, days, metric } = request;
-	return new ActionRowBuilder<ButtonBuilder>()
-		.addComponents(
-			new ButtonBuilder()
-				.setCustomId(`stats:share:${interaction.userId}:${scope}:${days}:${metric}`)
-				.setLabel(memberTranslator(interaction)('buttons.share'))
-				.setStyle(ButtonStyle.Secondary),
-		)
-		.toJSON();
+	return {
+		type: ComponentType.ActionRow,
+		components: [
+			{
+				type: ComponentType.Button,
+				custom_id: `stats:share:${interaction.userId}:${scope}:${days}:${metric}`,
+				label: memberTranslator(interaction)('buttons.share'),
+				style: ButtonStyle.Secondary,
+			},
+		],
+	};
 }
