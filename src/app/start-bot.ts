@@ -28,6 +28,8 @@ export interface RunningBot {
 	interactionsUrl: string | null;
 	ctx: BotContext;
 	router: InteractionRouter;
+	/** Settles once the chart renderer has warmed up after READY (at once when it has nothing to prepare). */
+	chartsWarmedUp: Promise<void>;
 	/** Where /metrics, /healthz and /livez answer; null without METRICS_PORT. */
 	metricsUrl: string | null;
 	/** Stops taking interactions, finishes replies in flight, closes Discord and the store. */
@@ -72,7 +74,7 @@ export async function startBot(config: Config, options: StartOptions = {}): Prom
 	}
 	log.info({ guilds: client.guilds.cache.size, user: client.user?.tag, shardCount: shards.total }, 'bot ready');
 	const { ctx } = services;
-	warmUpCharts(ctx);
+	const chartsWarmedUp = warmUpCharts(ctx);
 	watchRestRefusals(client.rest, { onStatus: (status) => ctx.metrics.recordDiscordRestResponse(status) });
 	const metricsServer = await startBotMetrics({
 		config: metricsConfig(config),
@@ -85,7 +87,9 @@ export async function startBot(config: Config, options: StartOptions = {}): Prom
 		await services.close();
 		throw error;
 	});
-	return running({ client, interactionsUrl: null, metricsServer, services, router, log }, () => client.destroy());
+	return running({ client, interactionsUrl: null, metricsServer, services, router, log, chartsWarmedUp }, () =>
+		client.destroy(),
+	);
 }
 
 async function startHttpBot(config: Config, log: Logger, options: StartOptions): Promise<RunningBot> {
@@ -125,9 +129,9 @@ async function startHttpBot(config: Config, log: Logger, options: StartOptions):
 		throw error;
 	}
 	httpLog.info({ url: server.url }, 'bot ready');
-	warmUpCharts(ctx);
+	const chartsWarmedUp = warmUpCharts(ctx);
 	return running(
-		{ client: null, interactionsUrl: server.url, metricsServer, services, router, log: httpLog },
+		{ client: null, interactionsUrl: server.url, metricsServer, services, router, log: httpLog, chartsWarmedUp },
 		async () => undefined,
 		(drain) => server.close(drain),
 	);
@@ -137,8 +141,8 @@ async function startHttpBot(config: Config, log: Logger, options: StartOptions):
  * Once ready, the chart worker loads Chart.js, the canvas and the fonts and draws one chart, so the first member's
  * chart is as fast as the tenth. After READY, not before: start-up does not wait for it.
  */
-function warmUpCharts(ctx: BotContext): void {
-	void ctx.renderer.warmUp?.();
+function warmUpCharts(ctx: BotContext): Promise<void> {
+	return ctx.renderer.warmUp?.() ?? Promise.resolve();
 }
 
 /** One stop for both transports: no new work, replies in flight finished, transport and store closed. */
@@ -150,6 +154,7 @@ function running(
 		services: BotServices;
 		router: InteractionRouter;
 		log: Logger;
+		chartsWarmedUp: Promise<void>;
 	},
 	closeTransport: () => Promise<void>,
 	drainWith: (drain: () => Promise<void>) => Promise<void> = (drain) => drain(),
@@ -173,6 +178,7 @@ function running(
 		metricsUrl: parts.metricsServer?.url ?? null,
 		ctx: services.ctx,
 		router,
+		chartsWarmedUp: parts.chartsWarmedUp,
 		stop,
 	};
 }
