@@ -16,6 +16,7 @@ import { connectGateway } from '../discord/gateway.js';
 import { startInteractionsServer, type InteractionsServer } from '../discord/interactions-server.js';
 import { recordShardStatus, shardsProbe, startBotMetrics, storeProbe } from './metrics-endpoint.js';
 import { openBotServices, type BotServices } from './services.js';
+import { preloadZod } from '../lazy-zod.js';
 import { assignedShards, processIndex, resolveShardCount } from '../discord/shard-plan.js';
 
 /** Replies in flight get this long to finish on shutdown; Discord's 3 s window is long gone after it. */
@@ -138,10 +139,12 @@ async function startHttpBot(config: Config, log: Logger, options: StartOptions):
 }
 
 /**
- * Once ready, the chart worker loads Chart.js, the canvas and the fonts and draws one chart, so the first member's
- * chart is as fast as the tenth. After READY, not before: start-up does not wait for it.
+ * Once ready, what start-up left for later is loaded: the validators (zod), and the chart worker loads Chart.js,
+ * the canvas and the fonts and draws its warm-up charts, so the first member's chart is as fast as the tenth.
+ * After READY, not before: start-up does not wait for it.
  */
 function warmUpCharts(ctx: BotContext): Promise<void> {
+	setImmediate(preloadZod);
 	return ctx.renderer.warmUp?.() ?? Promise.resolve();
 }
 
