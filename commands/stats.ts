@@ -11,7 +11,8 @@ import { privateLocale, publicLocale } from '../src/stats/public-locale.js';
 import { completeStatsRequest, parseStatsOptions, parseStatsRequest, type StatsRequest } from '../src/stats/request.js';
 import { isStatsDays, isStatsMetric } from '../src/stats-options.js';
 import { isStatsScope } from '../src/stats-options.js';
-import { showStats } from '../src/stats/show-stats.js';
+import { showStats, type StatsDeps } from '../src/stats/show-stats.js';
+import { withUserKeyRead } from '../src/stats/resolve-key.js';
 import type { StatsReply } from '../src/stats/stats-reply.js';
 
 export { definition } from './definitions/stats.js';
@@ -29,12 +30,20 @@ export async function execute(interaction: CommandInteraction, ctx: BotContext):
 	const { settings, request, destination, reply } = await acknowledgeThen(
 		() => interaction.defer('private'),
 		async () => {
+			// The member's own link is read beside the defer, not after the settings.
+			const links = asked.scope === 'me' ? withUserKeyRead(ctx.links, interaction.userId) : ctx.links;
 			const settings = await settingsOf(ctx, interaction.guildId);
 			const request = completeStatsRequest(asked, settings);
 			requireScopeAllowed(interaction, settings, request.scope);
 			const destination = share ? shareDestination(interaction, settings) : null;
 			const isPublic = destination?.kind === 'public';
-			const reply = await statsReply(interaction, ctx, request, interaction.userId, isPublic ? settings : null);
+			const reply = await statsReply(
+				interaction,
+				{ ...ctx, links },
+				request,
+				interaction.userId,
+				isPublic ? settings : null,
+			);
 			return { settings, request, destination, reply };
 		},
 	);
@@ -102,7 +111,7 @@ async function acknowledgeThen<T>(acknowledge: () => Promise<unknown>, work: () 
  */
 function statsReply(
 	interaction: RepliableInteraction,
-	ctx: BotContext,
+	ctx: StatsDeps,
 	request: StatsRequest,
 	userId: string,
 	publicFor: ServerSettings | null,
