@@ -45,6 +45,9 @@ if (mode === 'plain') {
 		{ logDestination: new Writable({ write: (_chunk, _encoding, done) => done() }) },
 	);
 	const readyMs = Date.now() - startedAt;
+	// The heap once what start-up leaves for after READY (validators, the chart worker's warm-up) is loaded too.
+	await bot.chartsWarmedUp;
+	await new Promise((resolve) => setImmediate(resolve));
 	console.log(JSON.stringify({ readyMs, guilds: bot.client?.guilds.cache.size ?? 0, ...settle() }));
 	await bot.stop();
 	rmSync(dir, { recursive: true, force: true });

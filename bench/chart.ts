@@ -119,6 +119,7 @@ export async function runChartBench(options: { iterations?: number } = {}): Prom
 		const repeated = await timeRepeated(memoized, runs);
 		const onMain = await burstDelay(mainThread, 10_000);
 		const inPool = await burstDelay(pool, 20_000);
+		const afterStart = await firstChartsAfterStart(30_000);
 
 		const blankP50 = percentile(blank, 50);
 		const monthP50 = percentile(month, 50);
@@ -160,6 +161,7 @@ export async function runChartBench(options: { iterations?: number } = {}): Prom
 				goal: 'well under a fresh render (baseline)',
 				met: percentile(repeated, 50) < monthP50 / 10,
 			},
+			...afterStart,
 			{
 				name: `event-loop delay p99 during a burst of ${BURST_RENDERS} different 90-day charts, worker pool`,
 				value: round(inPool.p99Ms),
@@ -188,6 +190,56 @@ export async function runChartBench(options: { iterations?: number } = {}): Prom
 	} finally {
 		await Promise.all([mainThread.close(), memoized.close(), pool.close()]);
 	}
+}
+
+const STARTS = 3;
+const TENTH = 10;
+
+/**
+ * The first chart a member gets after the bot started, beside the tenth: for each of a few fresh renderers (a fresh
+ * worker thread each, as in a new bot process), built as the bot builds it and warmed as start-up warms it once
+ * READY, ten different 30-day charts one after another. The same again without the warm-up, for comparison.
+ */
+async function firstChartsAfterStart(firstVariant: number): Promise<BenchFigure[]> {
+	const firstWarm: number[] = [];
+	const tenthWarm: number[] = [];
+	const firstCold: number[] = [];
+	for (let start = 0; start < STARTS; start++) {
+		for (const warm of [true, false]) {
+			const renderer = createChartRenderer('local', { quickchartUrl: 'http://127.0.0.1:9' });
+			try {
+				if (warm) await renderer.warmUp?.();
+				const variant = firstVariant + (start * 2 + (warm ? 0 : 1)) * TENTH;
+				const times = await timeRenders(renderer, 30, TENTH, variant);
+				if (warm) {
+					firstWarm.push(times[0]!);
+					tenthWarm.push(times[TENTH - 1]!);
+				} else firstCold.push(times[0]!);
+			} finally {
+				await renderer.close();
+			}
+		}
+	}
+	const tenth = percentile(tenthWarm, 50);
+	const first = percentile(firstWarm, 50);
+	return [
+		{
+			name: `first local chart after start (render pool warmed at start), median of ${STARTS} starts`,
+			value: round(first),
+			unit: 'ms',
+			baseline: round(tenth),
+			goal: 'as fast as the tenth chart (baseline), within 1.25x for noise',
+			met: first <= 1.25 * tenth,
+		},
+		{
+			name: `first local chart after start without the warm-up, median of ${STARTS} starts`,
+			value: round(percentile(firstCold, 50)),
+			unit: 'ms',
+			baseline: round(tenth),
+			goal: 'report: what the warm-up saves the first member (baseline: the tenth chart)',
+			met: null,
+		},
+	];
 }
 
 function renderFigures(range: string, times: number[], blank: number[], goalMs: number): BenchFigure[] {

@@ -12,16 +12,24 @@ import { runServiceBench } from './service.js';
 import { runStatsBench } from './stats.js';
 import { runWebBench } from './web.js';
 
-const sections: [string, () => Promise<BenchFigure[]>][] = [
-	['/stats through the bot and the Discord stand-in', runStatsBench],
-	['memory and start-up', () => runProcessBench()],
-	['shards, processes and HTTP interactions', () => runScaleBench()],
-	['chart rendering', () => runChartBench()],
-	['history sampler', () => runHistoryBench()],
-	['/stats from a year of history', () => runHistoryStatsBench()],
-	['stats service at 10 million events', () => runServiceBench()],
-	['web dashboard', () => runWebBench()],
+// Each part has a short name: `npm run bench -- stats process` runs only those parts (the whole bench
+// takes minutes); bench/results.json then holds only their figures.
+const sections: [string, string, () => Promise<BenchFigure[]>][] = [
+	['stats', '/stats through the bot and the Discord stand-in', runStatsBench],
+	['process', 'memory and start-up', () => runProcessBench()],
+	['scale', 'shards, processes and HTTP interactions', () => runScaleBench()],
+	['chart', 'chart rendering', () => runChartBench()],
+	['history', 'history sampler', () => runHistoryBench()],
+	['history-stats', '/stats from a year of history', () => runHistoryStatsBench()],
+	['service', 'stats service at 10 million events', () => runServiceBench()],
+	['web', 'web dashboard', () => runWebBench()],
 ];
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => !sections.some(([short]) => short === name));
+if (unknown.length > 0) {
+	console.error(`unknown bench part ${unknown.join(', ')}; the parts: ${sections.map(([short]) => short).join(', ')}`);
+	process.exit(2);
+}
 
 function printTable(figures: BenchFigure[]): void {
 	const rows = figures.map((f) => [
@@ -48,7 +56,8 @@ function rounded(figure: BenchFigure): BenchFigure {
 const figures: BenchFigure[] = [];
 const started = Date.now();
 console.log(`Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown cpu'})`);
-for (const [title, run] of sections) {
+for (const [short, title, run] of sections) {
+	if (wanted.length > 0 && !wanted.includes(short)) continue;
 	const sectionStart = Date.now();
 	console.log(`\n== ${title}`);
 	try {

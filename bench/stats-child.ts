@@ -46,4 +46,6 @@ process.on('message', (message: ChildRequest) => {
 		void bot.stop().then(() => process.exit(0));
 	}
 });
+// Measured once the chart worker has warmed up: the figures are the steady state, not the first seconds.
+await bot.chartsWarmedUp;
 process.send?.({ type: 'ready' });

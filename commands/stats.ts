@@ -1,4 +1,4 @@
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
+import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent } from 'discord.js';
 import type { BotContext } from '../src/discord/context.js';
 import { replyIfCoolingDown } from '../src/discord/cooldowns.js';
 import { memberTranslator } from '../src/i18n/index.js';
@@ -11,7 +11,8 @@ import { privateLocale, publicLocale } from '../src/stats/public-locale.js';
 import { completeStatsRequest, parseStatsOptions, parseStatsRequest, type StatsRequest } from '../src/stats/request.js';
 import { isStatsDays, isStatsMetric } from '../src/stats-options.js';
 import { isStatsScope } from '../src/stats-options.js';
-import { showStats } from '../src/stats/show-stats.js';
+import { showStats, type StatsDeps } from '../src/stats/show-stats.js';
+import { withUserKeyRead } from '../src/stats/resolve-key.js';
 import type { StatsReply } from '../src/stats/stats-reply.js';
 
 export { definition } from './definitions/stats.js';
@@ -29,12 +30,20 @@ export async function execute(interaction: CommandInteraction, ctx: BotContext):
 	const { settings, request, destination, reply } = await acknowledgeThen(
 		() => interaction.defer('private'),
 		async () => {
+			// The member's own link is read beside the defer, not after the settings.
+			const links = asked.scope === 'me' ? withUserKeyRead(ctx.links, interaction.userId) : ctx.links;
 			const settings = await settingsOf(ctx, interaction.guildId);
 			const request = completeStatsRequest(asked, settings);
 			requireScopeAllowed(interaction, settings, request.scope);
 			const destination = share ? shareDestination(interaction, settings) : null;
 			const isPublic = destination?.kind === 'public';
-			const reply = await statsReply(interaction, ctx, request, interaction.userId, isPublic ? settings : null);
+			const reply = await statsReply(
+				interaction,
+				{ ...ctx, links },
+				request,
+				interaction.userId,
+				isPublic ? settings : null,
+			);
 			return { settings, request, destination, reply };
 		},
 	);
@@ -102,7 +111,7 @@ async function acknowledgeThen<T>(acknowledge: () => Promise<unknown>, work: () 
  */
 function statsReply(
 	interaction: RepliableInteraction,
-	ctx: BotContext,
+	ctx: StatsDeps,
 	request: StatsRequest,
 	userId: string,
 	publicFor: ServerSettings | null,
@@ -130,14 +139,21 @@ async function postPublicly(interaction: RepliableInteraction, reply: StatsReply
 	await interaction.followUp(reply, 'public');
 }
 
-function shareButton(interaction: RepliableInteraction, request: StatsRequest) {
+/** The row as Discord's JSON: discord.js's builders validate every field again on each reply, for a fixed shape. */
+function shareButton(
+	interaction: RepliableInteraction,
+	request: StatsRequest,
+): APIActionRowComponent<APIButtonComponent> {
 	const { scope, days, metric } = request;
-	return new ActionRowBuilder<ButtonBuilder>()
-		.addComponents(
-			new ButtonBuilder()
-				.setCustomId(`stats:share:${interaction.userId}:${scope}:${days}:${metric}`)
-				.setLabel(memberTranslator(interaction)('buttons.share'))
-				.setStyle(ButtonStyle.Secondary),
-		)
-		.toJSON();
+	return {
+		type: ComponentType.ActionRow,
+		components: [
+			{
+				type: ComponentType.Button,
+				custom_id: `stats:share:${interaction.userId}:${scope}:${days}:${metric}`,
+				label: memberTranslator(interaction)('buttons.share'),
+				style: ButtonStyle.Secondary,
+			},
+		],
+	};
 }

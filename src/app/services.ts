@@ -11,13 +11,16 @@ import { createMetrics, type StoreOperation } from '../metrics/index.js';
 import { startBackgroundJobs } from './background-jobs.js';
 import { botGuildApi, createBotRest } from '../discord/bot-rest.js';
 import { createChartRenderer } from '../render/create-chart-renderer.js';
-import { createSettingsStore } from '../settings/settings-store.js';
+import { createSettingsStore, SETTINGS_CACHE_TTL_MS } from '../settings/settings-store.js';
 import { createStatsClient } from '../stats-api/client.js';
 import { claimLock } from '../store/locks.js';
 import { openCoordinator } from '../store/coordination.js';
 import { openStores } from '../store/open-stores.js';
 import { storeSchemeOf } from '../store-url.js';
 import { storeOperationOf } from './store-error-kind.js';
+
+/** Recent accounts' history kept by one process on SQLite: a /stats repeated within a minute reads no store. */
+const HISTORY_CACHE = { entries: 200, ttlMs: 60_000 };
 
 export interface BotServices {
 	ctx: BotContext;
@@ -46,6 +49,8 @@ export async function openBotServices(
 		withLock,
 		historyDays: config.historyDays,
 		now: options.now,
+		// Only this process writes a SQLite file's history; processes sharing a store read it every time.
+		cache: shared ? undefined : HISTORY_CACHE,
 	});
 	const stats = createStatsClient({
 		baseUrl: config.statsApiBaseUrl,
@@ -83,7 +88,11 @@ export async function openBotServices(
 		cooldowns: shared
 			? claimCooldowns(coordinator, config.statsCooldownSeconds)
 			: new Cooldowns(config.statsCooldownSeconds),
-		settings: createSettingsStore({ keyv: stores.settings, withLock }),
+		settings: createSettingsStore({
+			keyv: stores.settings,
+			withLock,
+			cacheTtlMs: shared ? SETTINGS_CACHE_TTL_MS.shared : SETTINGS_CACHE_TTL_MS.oneProcess,
+		}),
 		guildApi: botGuildApi(createBotRest(config)),
 		log,
 		metrics,

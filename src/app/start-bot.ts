@@ -20,6 +20,7 @@ import { answerSnapshotRequests } from '../metrics/index.js';
 import { openBotServices, type BotServices } from './services.js';
 import { startDashboard } from './start-web.js';
 import type { RunningWebServer } from '../web/server.js';
+import { preloadZod } from '../lazy-zod.js';
 import { assignedShards, processIndex, resolveShardCount } from '../discord/shard-plan.js';
 
 /** Replies in flight get this long to finish on shutdown; Discord's 3 s window is long gone after it. */
@@ -32,6 +33,8 @@ export interface RunningBot {
 	interactionsUrl: string | null;
 	ctx: BotContext;
 	router: InteractionRouter;
+	/** Settles once the chart renderer has warmed up after READY (at once when it has nothing to prepare). */
+	chartsWarmedUp: Promise<void>;
 	/** Where /metrics, /healthz and /livez answer; null without METRICS_PORT. */
 	metricsUrl: string | null;
 	/** Where the dashboard listens (WEB_PORT); null without it. */
@@ -80,6 +83,7 @@ export async function startBot(config: Config, options: StartOptions = {}): Prom
 	}
 	log.info({ guilds: client.guilds.cache.size, user: client.user?.tag, shardCount: shards.total }, 'bot ready');
 	const { ctx } = services;
+	const chartsWarmedUp = warmUpCharts(ctx);
 	watchRestRefusals(client.rest, { onStatus: (status) => ctx.metrics.recordDiscordRestResponse(status) });
 	// The manager's METRICS_PORT sums every child: it asks each for a snapshot over the IPC channel.
 	const stopAnswering =
@@ -103,10 +107,13 @@ export async function startBot(config: Config, options: StartOptions = {}): Prom
 		await services.close();
 		throw error;
 	});
-	return running({ client, interactionsUrl: null, metricsServer, webServer, services, router, log }, async () => {
-		stopAnswering();
-		await client.destroy();
-	});
+	return running(
+		{ client, interactionsUrl: null, metricsServer, webServer, services, router, log, chartsWarmedUp },
+		async () => {
+			stopAnswering();
+			await client.destroy();
+		},
+	);
 }
 
 async function startHttpBot(config: Config, log: Logger, options: StartOptions): Promise<RunningBot> {
@@ -149,11 +156,31 @@ async function startHttpBot(config: Config, log: Logger, options: StartOptions):
 		throw error;
 	}
 	httpLog.info({ url: server.url }, 'bot ready');
+	const chartsWarmedUp = warmUpCharts(ctx);
 	return running(
-		{ client: null, interactionsUrl: server.url, metricsServer, webServer, services, router, log: httpLog },
+		{
+			client: null,
+			interactionsUrl: server.url,
+			metricsServer,
+			webServer,
+			services,
+			router,
+			log: httpLog,
+			chartsWarmedUp,
+		},
 		async () => undefined,
 		(drain) => server.close(drain),
 	);
+}
+
+/**
+ * Once ready, what start-up left for later is loaded: the validators (zod), and the chart worker loads Chart.js,
+ * the canvas and the fonts and draws its warm-up charts, so the first member's chart is as fast as the tenth.
+ * After READY, not before: start-up does not wait for it.
+ */
+function warmUpCharts(ctx: BotContext): Promise<void> {
+	setImmediate(preloadZod);
+	return ctx.renderer.warmUp?.() ?? Promise.resolve();
 }
 
 /** One stop for both transports: no new work, replies in flight finished, transport and store closed. */
@@ -166,6 +193,7 @@ function running(
 		services: BotServices;
 		router: InteractionRouter;
 		log: Logger;
+		chartsWarmedUp: Promise<void>;
 	},
 	closeTransport: () => Promise<void>,
 	drainWith: (drain: () => Promise<void>) => Promise<void> = (drain) => drain(),
@@ -191,6 +219,7 @@ function running(
 		webUrl: parts.webServer?.url ?? null,
 		ctx: services.ctx,
 		router,
+		chartsWarmedUp: parts.chartsWarmedUp,
 		stop,
 	};
 }

@@ -1,7 +1,9 @@
 import {
 	Client,
 	GatewayIntentBits,
+	LimitedCollection,
 	Options,
+	type CacheFactory,
 	type CacheWithLimitsOptions,
 	type GuildMember,
 	type User,
@@ -25,9 +27,25 @@ export function createDiscordClient(options: { apiUrl: string; shards?: GatewayS
 		shardCount: options.shards?.total ?? 1,
 		rest: { api: options.apiUrl, globalRequestsPerSecond: INTERACTION_REQUESTS_PER_SECOND },
 		allowedMentions: { parse: [] },
-		makeCache: Options.cacheWithLimits(CACHE_LIMITS),
+		makeCache: makeCache(),
 		sweepers: Options.DefaultSweeperSettings,
 	});
+}
+
+/**
+ * The caches of `CACHE_LIMITS`, except that every manager limited to nothing shares one empty collection: each
+ * guild has a dozen managers, and a collection of its own per manager (an empty Map each) was about a third of
+ * the heap a guild costs. A collection of maxSize 0 never stores an entry (discord.js's LimitedCollection drops
+ * every set), so there is nothing for two managers to share by mistake.
+ */
+export function makeCache(): CacheFactory {
+	const limited = Options.cacheWithLimits(CACHE_LIMITS);
+	const nothing = new LimitedCollection<unknown, unknown>({ maxSize: 0 });
+	const limits = CACHE_LIMITS as Record<string, unknown>;
+	return ((managerType, holds, manager) => {
+		const setting = limits[manager.name] ?? limits[managerType.name];
+		return setting === 0 ? nothing : limited(managerType, holds, manager);
+	}) as CacheFactory;
 }
 
 /** The shards one client connects: `ids` out of `total` in the whole bot. */

@@ -17,6 +17,12 @@ export interface HistoryStoreOptions {
 	historyDays?: number;
 	/** Epoch ms; injectable so tests can move time. */
 	now?: () => number;
+	/**
+	 * Records this process keeps after reading or writing them, so a repeated /stats costs no store read and
+	 * no validation of a year of days. Only for a store no other process writes (one process on SQLite): every
+	 * change then goes through record() or remove() here, which replace the copy. Default: none.
+	 */
+	cache?: { entries: number; ttlMs: number };
 }
 
 export interface HistoryStore {
@@ -50,6 +56,18 @@ export function createHistoryStore(options: HistoryStoreOptions): HistoryStore {
 		}
 	};
 
+	// Records are never changed in place (a fold returns a new one), so callers may share the cached object.
+	const cached = new Map<string, { record: Promise<HistoryRecord | null>; expiresAt: number }>();
+	const remember = (accountId: string, record: Promise<HistoryRecord | null>) => {
+		if (!options.cache || options.cache.entries <= 0) return;
+		cached.delete(accountId);
+		if (cached.size >= options.cache.entries) cached.delete(cached.keys().next().value as string);
+		cached.set(accountId, { record, expiresAt: now() + options.cache.ttlMs });
+		record.catch(() => {
+			if (cached.get(accountId)?.record === record) cached.delete(accountId);
+		});
+	};
+
 	return {
 		record: async (snapshot, receivedAt) => {
 			const accountName = snapshot.meta.user;
@@ -60,12 +78,32 @@ export function createHistoryStore(options: HistoryStoreOptions): HistoryStore {
 				// Written by a newer version of the bot (a rollback): leave it for that version rather than lose it.
 				if (isNewerSchema(stored)) return null;
 				const next = foldSnapshot(parseHistoryRecord(stored), snapshot, now(), { historyDays, receivedAt });
-				await storage(async () => keyv.set(accountId, next, ttlMs));
+				try {
+					await storage(async () => keyv.set(accountId, next, ttlMs));
+				} catch (error) {
+					cached.delete(accountId);
+					throw error;
+				}
+				// After the write: a read that started meanwhile and cached the older record is replaced.
+				remember(accountId, Promise.resolve(next));
 				return next;
 			});
 		},
-		read: async (accountId) => parseHistoryRecord(await storage(async () => keyv.get(accountId))),
-		remove: async (accountId) => withLock(accountId, async () => storage(async () => keyv.delete(accountId))),
+		read: async (accountId) => {
+			const hit = cached.get(accountId);
+			if (hit && hit.expiresAt > now()) return hit.record;
+			const record = storage(async () => keyv.get(accountId)).then(parseHistoryRecord);
+			remember(accountId, record);
+			return record;
+		},
+		remove: async (accountId) =>
+			withLock(accountId, async () => {
+				try {
+					return await storage(async () => keyv.delete(accountId));
+				} finally {
+					cached.delete(accountId);
+				}
+			}),
 	};
 }
 

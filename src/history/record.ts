@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { zod } from '../lazy-zod.js';
 import type { StatsSnapshot } from '../stats-api/snapshot.js';
 import { addDays, utcDateOf } from './utc-days.js';
 
@@ -33,21 +33,26 @@ export interface HistoryRecord {
 	days: Record<string, HistoryDay>;
 }
 
-const reading = z.object({ value: z.number().int().min(0), at: z.number() });
-const historyDay = z.object({
-	sends: reading.optional(),
-	joinsBefore: reading.optional(),
-	failedAllTime: reading.optional(),
-	joinsToday: reading.optional(),
-});
-const recordSchema = z.object({
-	v: z.literal(HISTORY_SCHEMA_VERSION),
-	updatedAt: z.number(),
-	days: z.record(z.string().regex(/^\d{4}-\d{2}-\d{2}$/), historyDay),
-});
+function buildRecordSchema() {
+	const { z } = zod();
+	const reading = z.object({ value: z.number().int().min(0), at: z.number() });
+	const historyDay = z.object({
+		sends: reading.optional(),
+		joinsBefore: reading.optional(),
+		failedAllTime: reading.optional(),
+		joinsToday: reading.optional(),
+	});
+	return z.object({
+		v: z.literal(HISTORY_SCHEMA_VERSION),
+		updatedAt: z.number(),
+		days: z.record(z.string().regex(/^\d{4}-\d{2}-\d{2}$/), historyDay),
+	});
+}
+let recordSchema: ReturnType<typeof buildRecordSchema> | undefined;
 
 /** A stored value as a record, or null when it is not one of this schema version. */
 export function parseHistoryRecord(value: unknown): HistoryRecord | null {
+	recordSchema ??= buildRecordSchema();
 	const parsed = recordSchema.safeParse(value);
 	return parsed.success ? (parsed.data as HistoryRecord) : null;
 }

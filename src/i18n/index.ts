@@ -1,7 +1,13 @@
 import type { Locale } from './locale.js';
 
-export { CATALOGUE, commandLocalizations, translator, type MessageKey, type Translate } from './catalogue.js';
-
+export {
+	CATALOGUE,
+	commandLocalizations,
+	referenceTranslator,
+	translator,
+	type MessageKey,
+	type Translate,
+} from './catalogue.js';
 export {
 	FALLBACK_LOCALE,
 	isLocale,

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { zod } from '../lazy-zod.js';
 import { deriveLinkKey, openApiKey, sealApiKey } from './crypto.js';
 import type { LinkKey } from './crypto.js';
 import { RelinkNeededError } from '../errors.js';
@@ -10,20 +11,25 @@ const RECORD_VERSION = 1;
  * What one link looks like in the store: plain JSON, epoch ms, a schema version. Only `sealedKey`
  * holds the API key, sealed (see crypto.ts for its byte layout); `kid` names the secret that sealed it.
  */
-const recordSchema = z.object({
-	v: z.literal(RECORD_VERSION),
-	kid: z.string(),
-	sealedKey: z.string(),
-	keyHint: z.string(),
-	accountName: z.string().nullable(),
-	verified: z.boolean(),
-	linkedAt: z.number(),
-	linkedBy: z.string().nullable(),
-});
-export type LinkRecord = z.infer<typeof recordSchema>;
+function buildRecordSchema() {
+	const { z } = zod();
+	return z.object({
+		v: z.literal(RECORD_VERSION),
+		kid: z.string(),
+		sealedKey: z.string(),
+		keyHint: z.string(),
+		accountName: z.string().nullable(),
+		verified: z.boolean(),
+		linkedAt: z.number(),
+		linkedBy: z.string().nullable(),
+	});
+}
+let recordSchema: ReturnType<typeof buildRecordSchema> | undefined;
+export type LinkRecord = z.infer<ReturnType<typeof buildRecordSchema>>;
 
 /** The stored value as a record, or null when it is not one (written by something else, or damaged). */
 export function parseRecord(value: unknown): LinkRecord | null {
+	recordSchema ??= buildRecordSchema();
 	const parsed = recordSchema.safeParse(value);
 	return parsed.success ? parsed.data : null;
 }

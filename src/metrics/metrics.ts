@@ -86,6 +86,29 @@ function boundLabels<N extends string>(sets: LabelSets<N>, values: LabelInput<N>
 	return bound;
 }
 
+/**
+ * The bounded labels of each input, worked out once: an interaction records three series, and bounding a label
+ * walks its fixed set. Inputs outside the sets are bounded each time, never remembered (a flood of unknown
+ * command names must not grow the map).
+ */
+function labelResolver<N extends string>(sets: LabelSets<N>): (values: LabelInput<N>) => Record<N, string> {
+	const names = Object.keys(sets) as N[];
+	const resolved = new Map<string, Record<N, string>>();
+	return (values) => {
+		let key = '';
+		for (const name of names) key += `${String(values[name])}\u0000`;
+		let bound = resolved.get(key);
+		if (!bound) {
+			bound = boundLabels(sets, values);
+			const known = names.every((name) => bound![name] === String(values[name]));
+			if (known && resolved.size < MAX_RESOLVED_LABELS) resolved.set(key, bound);
+		}
+		return bound;
+	};
+}
+
+const MAX_RESOLVED_LABELS = 1000;
+
 function everyCombination<N extends string>(sets: LabelSets<N>): Record<N, string>[] {
 	let combinations: Record<string, string>[] = [{}];
 	for (const [name, values] of Object.entries<readonly string[]>(sets)) {
@@ -103,9 +126,10 @@ function counter<N extends string>(registry: Registry, name: string, help: strin
 	});
 	// Zero series from the start, so a rate() or an alert sees a counter before its first increment.
 	for (const labels of everyCombination(sets)) instrument.inc(labels, 0);
+	const resolve = labelResolver(sets);
 	return {
 		inc(labels: LabelInput<N>, by = 1) {
-			instrument.inc(boundLabels(sets, labels), by);
+			instrument.inc(resolve(labels), by);
 		},
 	};
 }
@@ -124,12 +148,13 @@ function histogram<N extends string>(
 		buckets,
 		registers: [registry],
 	});
+	const resolve = labelResolver(sets);
 	return {
 		observe(labels: LabelInput<N>, seconds: number) {
-			instrument.observe(boundLabels(sets, labels), seconds);
+			instrument.observe(resolve(labels), seconds);
 		},
 		startTimer(labels: LabelInput<N>) {
-			return instrument.startTimer(boundLabels(sets, labels));
+			return instrument.startTimer(resolve(labels));
 		},
 	};
 }

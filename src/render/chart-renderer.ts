@@ -17,6 +17,12 @@ export interface ChartRenderer {
 	readonly name: ChartRendererName;
 	/** Resolves to PNG bytes, or null for the `none` renderer. Rejects when rendering fails. */
 	render(config: ChartConfiguration, size: ChartSize, options?: ChartRenderOptions): Promise<Buffer | null>;
+	/**
+	 * Gets ready to draw (workers started, Chart.js, the canvas and the fonts loaded, the drawing code run
+	 * once), so the first member's chart costs what the tenth does. Never rejects; absent when there is
+	 * nothing to prepare.
+	 */
+	warmUp?(): Promise<void>;
 	/** Releases workers and sockets; renders after close reject. Safe to call twice. */
 	close(): Promise<void>;
 }

@@ -263,8 +263,23 @@ function finiteOrNull(value: number | null): number | null {
 	return value !== null && Number.isFinite(value) ? value : null;
 }
 
+/** Day labels already written, per formatter (one per locale): each chart of a day labels the same days. */
+const writtenDays = new WeakMap<Intl.DateTimeFormat, Map<string, string>>();
+const MAX_WRITTEN_DAYS = 2000;
+
 /** "Nov 21" for en-US, "21. Nov." for de; the points are UTC calendar days. */
 function formatDay(date: string, dayFormat: Intl.DateTimeFormat): string {
-	const ms = Date.parse(`${date}T00:00:00Z`);
-	return Number.isFinite(ms) ? dayFormat.format(ms) : date;
+	let written = writtenDays.get(dayFormat);
+	if (!written) {
+		written = new Map();
+		writtenDays.set(dayFormat, written);
+	}
+	let label = written.get(date);
+	if (label === undefined) {
+		const ms = Date.parse(`${date}T00:00:00Z`);
+		label = Number.isFinite(ms) ? dayFormat.format(ms) : date;
+		if (written.size >= MAX_WRITTEN_DAYS) written.clear();
+		written.set(date, label);
+	}
+	return label;
 }

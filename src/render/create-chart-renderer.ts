@@ -43,6 +43,8 @@ function measureRenderer(renderer: ChartRenderer, onRender: OnChartRender): Char
 				throw error;
 			}
 		},
+		// Not measured: a warm-up is no member's chart.
+		warmUp: renderer.warmUp ? () => renderer.warmUp!() : undefined,
 		close: () => renderer.close(),
 	};
 }

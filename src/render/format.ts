@@ -37,6 +37,18 @@ export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptio
 	return cachedFormatter(`d|${locale}|${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(locale, options));
 }
 
+/** The few number formats the replies use, each found by a fixed name rather than its options written as JSON. */
+const NUMBER_STYLES = {
+	count: { maximumFractionDigits: 0 },
+	percent: { style: 'percent', maximumFractionDigits: 1 },
+	decimal: { maximumFractionDigits: 1 },
+	oneDecimal: { minimumFractionDigits: 1, maximumFractionDigits: 1 },
+} as const satisfies Record<string, Intl.NumberFormatOptions>;
+
+function styledNumberFormat(locale: string, style: keyof typeof NUMBER_STYLES): Intl.NumberFormat {
+	return cachedFormatter(`s|${locale}|${style}`, () => new Intl.NumberFormat(locale, NUMBER_STYLES[style]));
+}
+
 function cachedFormatter<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, create: () => T): T {
 	let formatter = formatters.get(key) as T | undefined;
 	if (!formatter) {
@@ -49,29 +61,49 @@ function cachedFormatter<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key:
 /** Formats a count for the locale (grouping, no decimals); null or non-finite reads as "—". */
 export function formatCount(value: number | null, locale: string): string {
 	if (value === null || !Number.isFinite(value)) return MISSING;
-	return numberFormat(resolveLocale(locale), { maximumFractionDigits: 0 }).format(value);
+	return styledNumberFormat(resolveLocale(locale), 'count').format(value);
 }
 
 /** Formats a ratio (0.125 → "12.5%") for the locale; null or non-finite reads as "—". */
 export function formatPercent(ratio: number | null, locale: string): string {
 	if (ratio === null || !Number.isFinite(ratio)) return MISSING;
-	return numberFormat(resolveLocale(locale), { style: 'percent', maximumFractionDigits: 1 }).format(ratio);
+	return styledNumberFormat(resolveLocale(locale), 'percent').format(ratio);
 }
 
 /** Formats a decimal with at most one fraction digit for the locale; null or non-finite reads as "—". */
 export function formatDecimal(value: number | null, locale: string): string {
 	if (value === null || !Number.isFinite(value)) return MISSING;
-	return numberFormat(resolveLocale(locale), { maximumFractionDigits: 1 }).format(value);
+	return styledNumberFormat(resolveLocale(locale), 'decimal').format(value);
 }
 
 /** Exactly one fraction digit for the locale ("12.5", "12,5", "0.0"), for percentages of change. */
 export function formatOneDecimal(value: number | null, locale: string): string {
 	if (value === null || !Number.isFinite(value)) return MISSING;
-	return numberFormat(resolveLocale(locale), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
+	return styledNumberFormat(resolveLocale(locale), 'oneDecimal').format(value);
+}
+
+/**
+ * Dates as written, by day(s) and locale: ICU's formatRange costs tens of microseconds, and every reply of a
+ * day writes the same few ranges. Emptied when full (a day's worth of ranges is a few hundred at most).
+ */
+const writtenDates = new Map<string, string>();
+
+function rememberedDate(key: string, write: () => string): string {
+	let text = writtenDates.get(key);
+	if (text === undefined) {
+		text = write();
+		if (writtenDates.size >= MAX_CACHED) writtenDates.clear();
+		writtenDates.set(key, text);
+	}
+	return text;
 }
 
 /** A UTC calendar day (`YYYY-MM-DD`) as the locale writes a date, with the year: "November 24, 2026". */
 export function formatUtcDate(date: string, locale: string): string {
+	return rememberedDate(`d|${date}|${locale}`, () => writeUtcDate(date, locale));
+}
+
+function writeUtcDate(date: string, locale: string): string {
 	const ms = Date.parse(`${date}T00:00:00Z`);
 	if (!Number.isFinite(ms)) return date;
 	return dateTimeFormat(resolveLocale(locale), {
@@ -84,6 +116,10 @@ export function formatUtcDate(date: string, locale: string): string {
 
 /** The span of two UTC days, with the year, as the locale writes a range: "Nov 17 – 23, 2026". */
 export function formatUtcDateRange(from: string, to: string, locale: string): string {
+	return rememberedDate(`r|${from}|${to}|${locale}`, () => writeUtcDateRange(from, to, locale));
+}
+
+function writeUtcDateRange(from: string, to: string, locale: string): string {
 	const start = Date.parse(`${from}T00:00:00Z`);
 	const end = Date.parse(`${to}T00:00:00Z`);
 	if (!Number.isFinite(start) || !Number.isFinite(end)) return `${from} – ${to}`;

@@ -36,6 +36,8 @@ export function memoizeRenderer(renderer: ChartRenderer, maxEntries = 64): Chart
 			inFlight.set(key, rendering);
 			return rendering;
 		},
+		// Straight to the renderer: a warm-up chart is nobody's, and must not take a place in the memo.
+		warmUp: renderer.warmUp ? () => renderer.warmUp!() : undefined,
 		close: () => renderer.close(),
 	};
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { zod } from '../lazy-zod.js';
 import { ProtocolError } from '../errors.js';
 import type { DailySends, StatsSnapshot } from './snapshot.js';
 
@@ -21,36 +21,40 @@ function parseCalendarDate(value: string): number | null {
 	return ms;
 }
 
-const count = z.number().int().min(0);
-/** Absent or null means "unknown"; a present value must be a non-negative integer. */
-const figure = count.nullish().transform((value) => value ?? null);
-const calendarDate = z.string().refine((value) => parseCalendarDate(value) !== null, 'not a calendar date');
-const timestamp = z
-	.string()
-	.refine((value) => ISO_TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value)), 'not an ISO 8601 timestamp');
+function buildBodySchema() {
+	const { z } = zod();
+	const count = z.number().int().min(0);
+	/** Absent or null means "unknown"; a present value must be a non-negative integer. */
+	const figure = count.nullish().transform((value) => value ?? null);
+	const calendarDate = z.string().refine((value) => parseCalendarDate(value) !== null, 'not a calendar date');
+	const timestamp = z
+		.string()
+		.refine((value) => ISO_TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value)), 'not an ISO 8601 timestamp');
 
-const daySchema = z.object({
-	date: calendarDate,
-	// A day without a figure adds nothing, the same as a missing day.
-	sends: count.nullish().transform((value) => value ?? 0),
-});
+	const daySchema = z.object({
+		date: calendarDate,
+		// A day without a figure adds nothing, the same as a missing day.
+		sends: count.nullish().transform((value) => value ?? 0),
+	});
 
-const bodySchema = z.object({
-	data: z.object({
-		sends: z
-			.object({
-				today: figure,
-				weekly: figure,
-				monthly: figure,
-				all_time: figure,
-				failed_all_time: figure,
-				daily_breakdown: z.array(daySchema).nullish(),
-			})
-			.nullish(),
-		joins: z.object({ today: figure, weekly: figure, monthly: figure, all_time: figure }).nullish(),
-		meta: z.object({ generated_at: timestamp.nullish(), user: z.string().nullish() }).nullish(),
-	}),
-});
+	return z.object({
+		data: z.object({
+			sends: z
+				.object({
+					today: figure,
+					weekly: figure,
+					monthly: figure,
+					all_time: figure,
+					failed_all_time: figure,
+					daily_breakdown: z.array(daySchema).nullish(),
+				})
+				.nullish(),
+			joins: z.object({ today: figure, weekly: figure, monthly: figure, all_time: figure }).nullish(),
+			meta: z.object({ generated_at: timestamp.nullish(), user: z.string().nullish() }).nullish(),
+		}),
+	});
+}
+let bodySchema: ReturnType<typeof buildBodySchema> | undefined;
 
 /** Sorts, merges duplicate dates (summing them) and zero-fills the gaps between the first and last day. */
 export function normaliseBreakdown(days: readonly DailySends[]): DailySends[] {
@@ -85,6 +89,7 @@ export function parseStatsBody(text: string): StatsSnapshot {
 	} catch {
 		throw new ProtocolError('the body is not JSON');
 	}
+	bodySchema ??= buildBodySchema();
 	const parsed = bodySchema.safeParse(json);
 	if (!parsed.success) {
 		const path = parsed.error.issues[0]?.path.join('.') || 'body';

@@ -3,7 +3,8 @@ import { historyAccountId } from '../history/account-id.js';
 import type { Config } from '../config.js';
 import type { HistoryStore } from '../history/history-store.js';
 import type { Logger } from '../logger.js';
-import type { StatsResult } from '../stats-api/snapshot.js';
+import type { StatsResult, StatsSnapshot } from '../stats-api/snapshot.js';
+import { utcDateOf } from '../history/utc-days.js';
 
 export interface HistoryDeps {
 	history: Pick<HistoryStore, 'read'>;
@@ -27,8 +28,29 @@ export async function historyWithSnapshot(ctx: HistoryDeps, result: StatsResult,
 			ctx.log.warn({ err: error }, 'history not read; showing the snapshot alone');
 		}
 	}
-	return foldSnapshot(stored, result.snapshot, now, {
-		historyDays: ctx.config.historyDays,
-		receivedAt: result.fetchedAt,
-	});
+	// A cached snapshot over the same (cached) record gives the same fold all day: repeated /stats reuse it.
+	const today = utcDateOf(now);
+	const { historyDays } = ctx.config;
+	const known = folds.get(result.snapshot);
+	if (
+		known &&
+		known.stored === stored &&
+		known.today === today &&
+		known.historyDays === historyDays &&
+		known.receivedAt === result.fetchedAt
+	) {
+		return known.record;
+	}
+	const record = foldSnapshot(stored, result.snapshot, now, { historyDays, receivedAt: result.fetchedAt });
+	folds.set(result.snapshot, { stored, today, historyDays, receivedAt: result.fetchedAt, record });
+	return record;
 }
+
+/**
+ * The last fold of each snapshot still in use, and what it was folded with. Records are never changed in place,
+ * so an identical input (the same objects, the same UTC day) gives an identical record.
+ */
+const folds = new WeakMap<
+	StatsSnapshot,
+	{ stored: HistoryRecord | null; today: string; historyDays: number; receivedAt: number; record: HistoryRecord }
+>();

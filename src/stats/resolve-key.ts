@@ -13,6 +13,22 @@ export interface FetchDeps {
 }
 
 /**
+ * The links with one member's own key already being read. A caller that acknowledges first starts the read in the
+ * same turn as the acknowledgement, so the store answers while Discord does (read after the settings, it waited
+ * for the acknowledgement's round trip first: about 2 ms of the reply). The read is the one fetchStatsFor would
+ * make anyway; when the reply stops earlier (a refusal), it goes unused.
+ */
+export function withUserKeyRead(links: FetchDeps['links'], userId: string): FetchDeps['links'] {
+	const reading = links.getUserKey(userId);
+	reading.catch(() => undefined); // awaited by fetchStatsFor; only an unused read is left unobserved
+	return {
+		getUserKey: async (id) => (id === userId ? reading : links.getUserKey(id)),
+		getServerLink: async (guildId) => links.getServerLink(guildId),
+		getServerKey: async (guildId) => links.getServerKey(guildId),
+	};
+}
+
+/**
  * Fetches the statistics of the chosen link. `me` uses the member's own link only (never the
  * server's as a silent fallback, so nobody mistakes the server's figures for their own).
  */

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
+import type { Guild } from 'discord.js';
 import { createDiscordClient } from '../../src/discord/client.js';
 
 const TSX = import.meta.resolve('tsx');
@@ -40,6 +41,30 @@ describe('the Discord client the bot creates', () => {
 		`);
 		assert.doesNotMatch(stderr, /UnsupportedCacheOverwriteWarning|Overriding the cache handling/);
 		assert.match(stderr, /SomeOtherWarning: a warning that must still show/, 'other warnings still print');
+	});
+
+	it('shares one empty cache among the managers limited to nothing, which never holds an entry', async () => {
+		const client = createDiscordClient({ apiUrl: 'http://127.0.0.1:9/api' });
+		try {
+			// discord.js's own way in for a GUILD_CREATE; private in its types.
+			const add = (data: object) => (client.guilds as unknown as { _add(data: object): Guild | null })._add(data);
+			const guild = add({
+				id: '1',
+				name: 'g',
+				channels: [{ id: '2', type: 0, name: 'c', permission_overwrites: [] }],
+				roles: [{ id: '1', name: '@everyone', permissions: '0' }],
+			});
+			const other = add({ id: '3', name: 'h', channels: [], roles: [] });
+			assert.ok(guild && other);
+			assert.equal(client.guilds.cache.size, 2, 'guilds themselves are kept');
+			assert.equal(guild.channels.cache, other.roles.cache, 'one collection for every zero-size manager');
+			assert.equal(guild.channels.cache.size, 0);
+			assert.equal(guild.roles.cache.size, 0);
+			assert.equal(client.channels.cache.size, 0);
+			assert.notEqual(guild.members.cache, other.members.cache, 'members keep a cache of their own (the bot itself)');
+		} finally {
+			await client.destroy();
+		}
 	});
 
 	it('still warns for a manager limited by mistake', () => {
