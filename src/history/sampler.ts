@@ -2,6 +2,7 @@ import { createHmac, hkdfSync } from 'node:crypto';
 import { KeyRejectedError, RateLimitedError } from '../errors.js';
 import type { StatsSnapshot } from '../stats-api/snapshot.js';
 import { DAY_MS, startOfDate, utcDateOf } from './utc-days.js';
+import { wakeableSleep } from '../wakeable-sleep.js';
 
 const HOUR_MS = 3_600_000;
 const HOURS_PER_DAY = 24;
@@ -96,21 +97,9 @@ export function createHistorySampler(options: HistorySamplerOptions): HistorySam
 
 	let running = false;
 	let loop: Promise<void> | null = null;
-	let wake: (() => void) | null = null;
 	let nextCallAt = 0;
 
-	const sleep = async (ms: number) =>
-		new Promise<void>((resolve) => {
-			const cancel = options.setTimer(() => {
-				wake = null;
-				resolve();
-			}, ms);
-			wake = () => {
-				cancel();
-				wake = null;
-				resolve();
-			};
-		});
+	const { sleep, wake } = wakeableSleep(options.setTimer);
 
 	// Claims end an hour after their day, so a late pass of 23:00 still finds them.
 	const claimTtl = (date: string) => Math.max(HOUR_MS, startOfDate(date) + DAY_MS + HOUR_MS - now());
@@ -257,7 +246,7 @@ export function createHistorySampler(options: HistorySamplerOptions): HistorySam
 		},
 		stop: async () => {
 			running = false;
-			wake?.();
+			wake();
 			await loop;
 			loop = null;
 		},

@@ -1,6 +1,7 @@
 import { CATCH_UP_MS, type ReportRecord } from './report-record.js';
 import type { ReportStore } from './report-store.js';
 import { latestDueIn, localSlot, nextDueAfter } from './schedule.js';
+import { wakeableSleep } from '../wakeable-sleep.js';
 
 /** How often the store is read again, so reports added or removed by another process are seen. */
 const RESCAN_MS = 60_000;
@@ -48,23 +49,8 @@ export function createReportScheduler(options: ReportSchedulerOptions): ReportSc
 	const settled = new Map<string, number>();
 	let running = false;
 	let loop: Promise<void> | null = null;
-	let wake: (() => void) | null = null;
 
-	const sleep = async (ms: number) =>
-		new Promise<void>((resolve) => {
-			const cancel = options.setTimer(
-				() => {
-					wake = null;
-					resolve();
-				},
-				Math.max(0, ms),
-			);
-			wake = () => {
-				cancel();
-				wake = null;
-				resolve();
-			};
-		});
+	const { sleep, wake } = wakeableSleep(options.setTimer);
 
 	const runDue = async (record: ReportRecord, time: number) => {
 		const dueAt = latestDueIn(record, Math.max(time - CATCH_UP_MS, record.since), time);
@@ -132,7 +118,7 @@ export function createReportScheduler(options: ReportSchedulerOptions): ReportSc
 		},
 		stop: async () => {
 			running = false;
-			wake?.();
+			wake();
 			await loop;
 			loop = null;
 		},

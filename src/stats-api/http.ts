@@ -161,9 +161,14 @@ export function parseRetryAfter(value: string | string[] | undefined, now: numbe
 	return Math.max(0, Math.ceil((date - now) / 1000));
 }
 
+/** undici's own timers, set to the same budget as the abort signal: whichever fires first, the budget ran out. */
+const BUDGET_TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
 function connectionError(error: unknown, signal: AbortSignal): UpstreamUnreachableError {
-	if (signal.aborted) return new UpstreamUnreachableError('timed out');
 	const code = (error as { code?: unknown } | null)?.code;
+	if (signal.aborted || (typeof code === 'string' && BUDGET_TIMEOUT_CODES.has(code))) {
+		return new UpstreamUnreachableError('timed out', { cause: error });
+	}
 	const reason = typeof code === 'string' && /^[A-Z_]+$/.test(code) ? code : 'connection failed';
 	return new UpstreamUnreachableError(reason, { cause: error });
 }

@@ -1,3 +1,5 @@
+import { wakeableSleep } from '../wakeable-sleep.js';
+
 /** What the watchers log: never a key, a name typed by a member or a snapshot. */
 export interface WatchLog {
 	info(fields: object, message: string): void;
@@ -26,23 +28,8 @@ export function createPeriodicLoop(options: PeriodicLoopOptions): PeriodicLoop {
 	const { everyMs, now } = options;
 	let running = false;
 	let loop: Promise<void> | null = null;
-	let wake: (() => void) | null = null;
 
-	const sleep = async (ms: number) =>
-		new Promise<void>((resolve) => {
-			const cancel = options.setTimer(
-				() => {
-					wake = null;
-					resolve();
-				},
-				Math.max(0, ms),
-			);
-			wake = () => {
-				cancel();
-				wake = null;
-				resolve();
-			};
-		});
+	const { sleep, wake } = wakeableSleep(options.setTimer);
 
 	const run = async () => {
 		while (running) {
@@ -65,7 +52,7 @@ export function createPeriodicLoop(options: PeriodicLoopOptions): PeriodicLoop {
 		},
 		stop: async () => {
 			running = false;
-			wake?.();
+			wake();
 			await loop;
 			loop = null;
 		},

@@ -409,7 +409,10 @@ describe('npm run doctor with a store that fails', () => {
 			for (const name of ['discord-token', 'application', 'commands', 'stats-api', 'chart']) {
 				assert.equal(status(run, name), 'ok', `${name}: ${detail(run, name)}`);
 			}
-			if (mode === 'black-hole') assert.match(detail(run, 'store'), /no answer within [345] s/);
+			// Whichever gives up first, the doctor's deadline or the Redis client's own connect timeout, the check fails.
+			if (mode === 'black-hole') {
+				assert.match(detail(run, 'store'), /no answer within [345] s|did not take the probe entry/);
+			}
 			// The store check's deadline is 5 s; the child's start-up (tsx, imports) on a loaded machine comes on top.
 			assert.ok(run.ms < 30_000, `took ${Math.round(run.ms)} ms`);
 		});
