@@ -298,35 +298,23 @@ export function createWebApp(deps: WebDeps): Hono<Env> {
 	});
 
 	app.get('/api/me/stats', async (c) => {
-		const session = c.get('session');
-		if (!session) return jsonError(c, 401, 'unauthorized', t(c)('web.loginRequired'));
-		return statsJsonAnswer(c, { scope: 'me', userId: session.userId, guildId: null }, null);
+		const answer = await apiTarget(c, null);
+		return answer instanceof Response ? answer : statsJsonAnswer(c, answer.target, answer.access);
 	});
 
 	app.get('/api/servers/:guildId/stats', async (c) => {
-		const session = c.get('session');
-		if (!session) return jsonError(c, 401, 'unauthorized', t(c)('web.loginRequired'));
-		const guildId = c.req.param('guildId');
-		const access = await checkServerAccess(deps, session, guildId);
-		if (access.kind === 'notFound') return jsonError(c, 404, 'not_found', t(c)('web.notFound'));
-		if (access.kind === 'refused') return jsonRefused(c, access.roleName ?? access.roleId);
-		return statsJsonAnswer(c, { scope: 'server', userId: session.userId, guildId }, access);
+		const answer = await apiTarget(c, c.req.param('guildId'));
+		return answer instanceof Response ? answer : statsJsonAnswer(c, answer.target, answer.access);
 	});
 
 	app.get('/me/export.csv', async (c) => {
-		const session = c.get('session');
-		if (!session) return jsonError(c, 401, 'unauthorized', t(c)('web.loginRequired'));
-		return csvAnswer(c, { scope: 'me', userId: session.userId, guildId: null }, null);
+		const answer = await apiTarget(c, null);
+		return answer instanceof Response ? answer : csvAnswer(c, answer.target, answer.access);
 	});
 
 	app.get('/servers/:guildId/export.csv', async (c) => {
-		const session = c.get('session');
-		if (!session) return jsonError(c, 401, 'unauthorized', t(c)('web.loginRequired'));
-		const guildId = c.req.param('guildId');
-		const access = await checkServerAccess(deps, session, guildId);
-		if (access.kind === 'notFound') return jsonError(c, 404, 'not_found', t(c)('web.notFound'));
-		if (access.kind === 'refused') return jsonRefused(c, access.roleName ?? access.roleId);
-		return csvAnswer(c, { scope: 'server', userId: session.userId, guildId }, access);
+		const answer = await apiTarget(c, c.req.param('guildId'));
+		return answer instanceof Response ? answer : csvAnswer(c, answer.target, answer.access);
 	});
 
 	app.notFound((c) => notFound(c as WebContext));
@@ -340,6 +328,25 @@ export function createWebApp(deps: WebDeps): Hono<Env> {
 	});
 
 	// ── helpers that need the deps ──
+
+	/**
+	 * Whose figures a JSON or CSV route reads: the member's own account (`guildId` null) or a server's they may
+	 * see. Refusals answer as JSON, never a redirect: 401 without a session, 404, 403 naming the role.
+	 */
+	async function apiTarget(
+		c: WebContext,
+		guildId: string | null,
+	): Promise<
+		{ target: StatsTarget; access: { settings: Parameters<typeof completeStatsRequest>[1] } | null } | Response
+	> {
+		const session = c.get('session');
+		if (!session) return jsonError(c, 401, 'unauthorized', t(c)('web.loginRequired'));
+		if (guildId === null) return { target: { scope: 'me', userId: session.userId, guildId: null }, access: null };
+		const access = await checkServerAccess(deps, session, guildId);
+		if (access.kind === 'notFound') return jsonError(c, 404, 'not_found', t(c)('web.notFound'));
+		if (access.kind === 'refused') return jsonRefused(c, access.roleName ?? access.roleId);
+		return { target: { scope: 'server', userId: session.userId, guildId }, access };
+	}
 
 	async function statsJsonAnswer(
 		c: WebContext,
