@@ -85,6 +85,14 @@ module.exports = {
 			to: { path: '^src/service/' },
 		},
 		{
+			name: 'bot-opens-sqlite-through-one-library',
+			severity: 'error',
+			comment:
+				'@keyv/sqlite runs on sqlite3. A second SQLite library in the bot process does not see its locks on the same file and corrupts it; better-sqlite3 is for the stats service alone.',
+			from: { path: '^(src/(?!service/)|commands/)' },
+			to: { path: '(^|/)better-sqlite3(/|$)' },
+		},
+		{
 			name: 'product-does-not-import-tests',
 			severity: 'error',
 			from: { path: '^(src|commands|sandbox)/' },

@@ -1,54 +1,73 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import sqlite3 from 'sqlite3';
 import { StorageUnavailableError } from '../errors.js';
 import { sqliteFileOf } from '../store-url.js';
 import { CLAIMS_TABLE, CREATE_CLAIMS_TABLE, TAKE_CLAIM } from './claim-sql.js';
 import type { ClaimBackend, ClaimBackendSettings } from './claim-types.js';
+import { withDeadline } from './with-deadline.js';
 
 /**
- * Claims in the bot's own SQLite file, so they outlive a restart. better-sqlite3 is synchronous: a
- * call can only wait on another connection's write lock, which the busy timeout bounds to the deadline.
+ * Claims in the bot's own SQLite file, so they outlive a restart. They go through `sqlite3`, the library
+ * @keyv/sqlite uses, never a second SQLite library: two copies of SQLite in one process do not see each other's
+ * locks on the same file (POSIX locks belong to the process), so their writes interleave in the WAL and corrupt
+ * the file. One copy keeps its connections apart itself.
  */
 export async function openSqliteClaims(storeUrl: string, settings: ClaimBackendSettings): Promise<ClaimBackend> {
 	const { deadlineMs, now } = settings;
 	const file = sqliteFileOf(storeUrl);
 	if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-	const storage = <T>(operation: () => T): T => {
-		try {
-			return operation();
-		} catch (error) {
-			throw new StorageUnavailableError({ cause: error });
-		}
-	};
-	const db = storage(() => new Database(file, { timeout: deadlineMs }));
-	storage(() => {
-		db.pragma('journal_mode = WAL');
-		db.exec(CREATE_CLAIMS_TABLE);
-	});
-	const take = db.prepare<[string, string, number, number], { token: string }>(TAKE_CLAIM(['?', '?', '?', '?']));
-	const heldUntil = db.prepare<[string], { expires_at: number }>(
-		`SELECT expires_at FROM ${CLAIMS_TABLE} WHERE key = ?`,
+	const db = await bounded(
+		new Promise<sqlite3.Database>((resolve, reject) => {
+			const opened: sqlite3.Database = new sqlite3.Database(file, (error) => (error ? reject(error) : resolve(opened)));
+		}),
+		deadlineMs,
 	);
-	const release = db.prepare<[string, string]>(`DELETE FROM ${CLAIMS_TABLE} WHERE key = ? AND token = ?`);
+	// A write waits for another connection's lock at most as long as the whole call may take.
+	db.configure('busyTimeout', deadlineMs);
+	const all = async <Row>(sql: string, ...values: unknown[]) =>
+		bounded(
+			new Promise<Row[]>((resolve, reject) => {
+				db.all<Row>(sql, values, (error, rows) => (error ? reject(error) : resolve(rows)));
+			}),
+			deadlineMs,
+		);
+	await all('PRAGMA journal_mode = WAL');
+	await all(CREATE_CLAIMS_TABLE);
+	let closed: Promise<void> | null = null;
 
 	return {
-		tryClaim: async (key, token, ttlMs) =>
-			storage(() => {
-				const at = now();
-				if (take.get(key, token, at + ttlMs, at)) {
-					return {
-						claimed: true,
-						release: async () => {
-							storage(() => release.run(key, token));
-						},
-					};
-				}
-				const expiresAt = heldUntil.get(key)?.expires_at ?? at;
-				return { claimed: false, retryAfterMs: Math.max(0, expiresAt - at) };
-			}),
+		tryClaim: async (key, token, ttlMs) => {
+			const at = now();
+			const taken = await all<{ token: string }>(TAKE_CLAIM(['?', '?', '?', '?']), key, token, at + ttlMs, at);
+			if (taken.length === 1) {
+				return {
+					claimed: true,
+					release: async () => {
+						await all(`DELETE FROM ${CLAIMS_TABLE} WHERE key = ? AND token = ?`, key, token);
+					},
+				};
+			}
+			const held = await all<{ expires_at: number }>(`SELECT expires_at FROM ${CLAIMS_TABLE} WHERE key = ?`, key);
+			const expiresAt = Number(held[0]?.expires_at ?? at);
+			return { claimed: false, retryAfterMs: Math.max(0, expiresAt - at) };
+		},
 		close: async () => {
-			if (db.open) db.close();
+			closed ??= bounded(
+				new Promise<void>((resolve, reject) => {
+					db.close((error) => (error ? reject(error) : resolve()));
+				}),
+				deadlineMs,
+			).catch(settings.onError);
+			await closed;
 		},
 	};
+}
+
+async function bounded<T>(operation: Promise<T>, deadlineMs: number): Promise<T> {
+	try {
+		return await withDeadline(operation, deadlineMs);
+	} catch (error) {
+		throw error instanceof StorageUnavailableError ? error : new StorageUnavailableError({ cause: error });
+	}
 }
