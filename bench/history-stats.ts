@@ -20,11 +20,12 @@ export async function runHistoryStatsBench(): Promise<BenchFigure[]> {
 			seed: SEED,
 			now,
 		});
-		await seedDemoHistory(harness.bot.ctx.history, {
+		await seedDemoHistory(harness.bot.ctx.stores.history, {
 			user: 'Year Ads',
 			events: generateDemoEvents({ days: DAYS_OF_HISTORY, seed: SEED, now }),
 			now,
 			days: DAYS_OF_HISTORY - 1,
+			historyDays: harness.bot.ctx.config.historyDays,
 		});
 		const userId = '420000000000000001';
 		await linkViaModal(harness, account.apiKey, { userId });

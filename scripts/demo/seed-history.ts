@@ -1,12 +1,13 @@
 // Gives the demo a past: one end-of-day snapshot of the demo account for each of its past days,
 // computed from the same events the bundled service holds, folded into the bot's history as the
 // daily sampler would have done. The service itself answers with today's figures only.
-import type { HistoryStore } from '../../src/history/history-store.js';
 import { DAY_MS, dayNumberOf, formatGeneratedAt } from '../../src/service/utc-time.js';
 import { EVENT_KIND, type NormalizedEvent } from '../../src/service/events.js';
 import { computeStatsBody, type DayCounts } from '../../src/service/stats-body.js';
 import { parseStatsBody } from '../../src/stats-api/validate.js';
 import type { StatsSnapshot } from '../../src/stats-api/snapshot.js';
+import type Keyv from 'keyv';
+import { historyAccountId } from '../../src/history/account-id.js';
 import { foldSnapshot, type HistoryRecord } from '../../src/history/record.js';
 
 interface DemoHistoryOptions {
@@ -16,19 +17,9 @@ interface DemoHistoryOptions {
 	days: number;
 }
 
-/** Folds one snapshot per past day (taken at 23:59 UTC of that day) into the account's history. */
-export async function seedDemoHistory(history: HistoryStore, options: DemoHistoryOptions): Promise<number> {
-	let folded = 0;
-	for (const { snapshot, takenAt } of pastSnapshots(options)) {
-		await history.record(snapshot, takenAt);
-		folded += 1;
-	}
-	return folded;
-}
-
 /**
- * The record seedDemoHistory leaves in an empty store, folded in memory: the same days without a store
- * round trip per day. `historyDays` is the bot's HISTORY_DAYS.
+ * One snapshot per past day (taken at 23:59 UTC of that day) folded into the account's history record, as the
+ * daily sampler would have done, in memory: no store round trip per day. `historyDays` is the bot's HISTORY_DAYS.
  */
 export function foldDemoHistory(options: DemoHistoryOptions & { historyDays: number }): HistoryRecord | null {
 	let record: HistoryRecord | null = null;
@@ -36,6 +27,15 @@ export function foldDemoHistory(options: DemoHistoryOptions & { historyDays: num
 		record = foldSnapshot(record, snapshot, Date.now(), { historyDays: options.historyDays, receivedAt: takenAt });
 	}
 	return record;
+}
+
+/** Puts the folded record in the bot's `history` namespace, before anything reads it (no cache to invalidate). */
+export async function seedDemoHistory(
+	history: Keyv,
+	options: DemoHistoryOptions & { historyDays: number },
+): Promise<void> {
+	const record = foldDemoHistory(options);
+	if (record) await history.set(historyAccountId(options.user), record);
 }
 
 function* pastSnapshots(options: DemoHistoryOptions): Generator<{ snapshot: StatsSnapshot; takenAt: number }> {

@@ -24,19 +24,15 @@ export const WEB_PEOPLE = {
 	admin: '330000000000000003',
 } as const;
 
-export interface WebStack {
-	sandbox: DiscordSandbox;
+export interface WebStack extends DashboardSite {
 	bot: RunningBot;
-	/** The dashboard's origin, WEB_PUBLIC_URL. */
-	webUrl: string;
-	guildId: string;
 	roleId: string;
 	roleName: string;
 	close(): Promise<void>;
 }
 
 /** A free loopback port: WEB_PUBLIC_URL must be known before the dashboard starts. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
 	return new Promise((resolve, reject) => {
 		const server = createServer();
 		server.once('error', reject);
@@ -47,6 +43,50 @@ async function freePort(): Promise<number> {
 	});
 }
 
+/** The dashboard's side of a running stack: where it is, and the server its people belong to. */
+export interface DashboardSite {
+	sandbox: DiscordSandbox;
+	/** The dashboard's origin, WEB_PUBLIC_URL. */
+	webUrl: string;
+	guildId: string;
+}
+
+/**
+ * Seats WEB_PEOPLE on `guildId` of a running bot: the member holds the stats role and links `memberKey`, the admin
+ * (Manage Server) links `serverKey` for the server, the outsider has neither; the server's figures need the role.
+ */
+export async function seatDashboardPeople(
+	sandbox: DiscordSandbox,
+	ctx: RunningBot['ctx'],
+	options: { guildId: string; guildName?: string; memberKey: string; serverKey: string; memberLocale?: string },
+): Promise<{ roleId: string; roleName: string }> {
+	const { guildId } = options;
+	if (options.guildName) sandbox.setGuildName(guildId, options.guildName);
+	const roleName = 'Stats Team';
+	const roleId = sandbox.addRole(guildId, { name: roleName, permissions: 0n }).id;
+	sandbox.setMember(guildId, WEB_PEOPLE.member, { roles: [roleId] });
+	sandbox.setUser(WEB_PEOPLE.member, { username: 'nova', globalName: 'Nova', locale: options.memberLocale ?? 'en-US' });
+	sandbox.setMember(guildId, WEB_PEOPLE.outsider, { roles: [] });
+	sandbox.setUser(WEB_PEOPLE.outsider, { username: 'sam', globalName: 'Sam' });
+	sandbox.setMember(guildId, WEB_PEOPLE.admin, { permissions: MANAGE_SERVER });
+	sandbox.setUser(WEB_PEOPLE.admin, { username: 'ada', globalName: 'Ada' });
+	await ctx.links.linkUser(WEB_PEOPLE.member, options.memberKey);
+	await ctx.links.linkServer(guildId, options.serverKey, WEB_PEOPLE.admin);
+	await ctx.settings.update(guildId, { serverStatsRoleId: roleId });
+	return { roleId, roleName };
+}
+
+/** The dashboard's settings for a bot whose stand-in is `sandbox`, listening on `port` of loopback. */
+export function dashboardEnv(sandbox: DiscordSandbox, port: number): Record<string, string> {
+	return {
+		WEB_PORT: String(port),
+		WEB_PUBLIC_URL: `http://127.0.0.1:${port}`,
+		DISCORD_CLIENT_SECRET: sandbox.clientSecret,
+		DISCORD_OAUTH_URL: sandbox.oauthAuthorizeUrl,
+	};
+}
+
+/** The whole product with the dashboard on a server of its own, for the browser test and `scripts/demo/web.ts`. */
 export async function startWebStack(
 	options: { guildName?: string; memberLocale?: string; logs?: string[] } = {},
 ): Promise<WebStack> {
@@ -59,17 +99,7 @@ export async function startWebStack(
 	const service = await startStatsServer({ store, port: 0, rateLimitPerMinute: 0 });
 	const sandbox = await startDiscordSandbox({ guildCount: 1, heartbeatIntervalMs: 5000 });
 	const guildId = sandbox.guildIds[0]!;
-	if (options.guildName) sandbox.setGuildName(guildId, options.guildName);
-	const roleName = 'Stats Team';
-	const roleId = sandbox.addRole(guildId, { name: roleName, permissions: 0n }).id;
-	sandbox.setMember(guildId, WEB_PEOPLE.member, { roles: [roleId] });
-	sandbox.setUser(WEB_PEOPLE.member, { username: 'nova', globalName: 'Nova', locale: options.memberLocale ?? 'en-US' });
-	sandbox.setMember(guildId, WEB_PEOPLE.outsider, { roles: [] });
-	sandbox.setUser(WEB_PEOPLE.outsider, { username: 'sam', globalName: 'Sam' });
-	sandbox.setMember(guildId, WEB_PEOPLE.admin, { permissions: MANAGE_SERVER });
-	sandbox.setUser(WEB_PEOPLE.admin, { username: 'ada', globalName: 'Ada' });
 	const port = await freePort();
-	const webUrl = `http://127.0.0.1:${port}`;
 	const config = loadConfig({
 		DISCORD_TOKEN: sandbox.token,
 		DISCORD_APPLICATION_ID: sandbox.applicationId,
@@ -81,10 +111,7 @@ export async function startWebStack(
 		STATS_COOLDOWN_SECONDS: '0',
 		HISTORY_SAMPLING: 'off',
 		LOG_LEVEL: 'info',
-		WEB_PORT: String(port),
-		WEB_PUBLIC_URL: webUrl,
-		DISCORD_CLIENT_SECRET: sandbox.clientSecret,
-		DISCORD_OAUTH_URL: sandbox.oauthAuthorizeUrl,
+		...dashboardEnv(sandbox, port),
 	});
 	await registerBotCommands(sandbox, guildId);
 	const logs = options.logs ?? [];
@@ -98,20 +125,19 @@ export async function startWebStack(
 	});
 	const { ctx } = bot;
 	for (const account of Object.values(accounts)) {
-		await seedDemoHistory(ctx.history, {
+		await seedDemoHistory(ctx.stores.history, {
 			user: account.name,
 			events: generateDemoEvents({ days: HISTORY_DAYS, seed: account.seed, now }),
 			now,
 			days: HISTORY_DAYS - 1,
+			historyDays: ctx.config.historyDays,
 		});
 	}
-	await ctx.links.linkUser(WEB_PEOPLE.member, memberKey);
-	await ctx.links.linkServer(guildId, serverKey, WEB_PEOPLE.admin);
-	await ctx.settings.update(guildId, { serverStatsRoleId: roleId });
+	const { roleId, roleName } = await seatDashboardPeople(sandbox, ctx, { ...options, guildId, memberKey, serverKey });
 	return {
 		sandbox,
 		bot,
-		webUrl,
+		webUrl: `http://127.0.0.1:${port}`,
 		guildId,
 		roleId,
 		roleName,

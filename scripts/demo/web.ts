@@ -1,25 +1,15 @@
 // The dashboard part of the demo: a member and an admin log in through the stand-in's OAuth2 and the pages
 // they see are written to demo-output/web/<locale>/ (HTML that opens offline, its scripts and stylesheet copied
-// beside it), with screenshots when a Chromium is installed. Call runWebDemo() from the demo, or run this file.
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+// beside it), with screenshots of those files when a Chromium is installed. The demo calls both on its own bot's
+// dashboard; run this file alone and it starts a stack of its own.
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chartJsPath } from '../../src/web/static-files.js';
-import { startWebStack, WEB_PEOPLE, type WebStack } from './web-stack.js';
+import { openScreenshotTab, screenshotDashboardPages } from './screenshots.js';
+import { startWebStack, WEB_PEOPLE, type DashboardSite } from './web-stack.js';
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-];
 const LOCALES = ['en-US', 'de', 'ja'] as const;
-const PHONE = { width: 390, height: 844 };
 
 /** One person's cookies and the dashboard's answers, without a browser. */
 export class Visitor {
@@ -94,113 +84,69 @@ function copyStatic(dir: string): void {
 		copyFileSync(resolve('src/web/static', name), join(target, name));
 }
 
-export async function runWebDemo(options: { outputDir?: string; log?: (line: string) => void } = {}): Promise<void> {
-	const out = options.outputDir ?? resolve('demo-output', 'web');
-	const say = options.log ?? ((line: string) => console.log(line));
-	const stack = await startWebStack({ guildName: 'Pixel Community' });
-	try {
-		mkdirSync(out, { recursive: true });
-		copyStatic(out);
-		const visitors = await logInEveryone(stack);
-		const publicPath = await turnOnPublicPage(stack, visitors.admin);
-		const pages: DemoPage[] = [
-			{ file: 'index-logged-out', path: '/', who: 'nobody' },
-			{ file: 'index', path: '/', who: 'member' },
-			{ file: 'me', path: '/me', who: 'member' },
-			{ file: 'server-90-days-joins', path: `/servers/${stack.guildId}?days=90&metric=joins`, who: 'member' },
-			{ file: 'server-admin', path: `/servers/${stack.guildId}`, who: 'admin' },
-			{ file: 'server-refused', path: `/servers/${stack.guildId}`, who: 'outsider' },
-			{ file: 'public', path: publicPath, who: 'nobody' },
-		];
-		for (const locale of LOCALES) {
-			const dir = join(out, locale);
-			mkdirSync(dir, { recursive: true });
-			for (const page of pages) {
-				const joiner = page.path.includes('?') ? '&' : '?';
-				const response = await visitors[page.who].get(`${page.path}${joiner}lang=${locale}`);
-				const html = (await response.text()).replaceAll('"/static/', '"../static/');
-				writeFileSync(join(dir, `${page.file}.html`), html);
-			}
+/**
+ * The pages a member, an admin, a member without the role and a visitor see, written as offline HTML for each
+ * language; `site` is a running dashboard whose server has the people seatDashboardPeople() seats. Answers the
+ * summary line.
+ */
+export async function writeDashboardPages(site: DashboardSite, out: string): Promise<string> {
+	mkdirSync(out, { recursive: true });
+	copyStatic(out);
+	const visitors = await logInEveryone(site);
+	const publicPath = await turnOnPublicPage(site, visitors.admin);
+	const pages: DemoPage[] = [
+		{ file: 'index-logged-out', path: '/', who: 'nobody' },
+		{ file: 'index', path: '/', who: 'member' },
+		{ file: 'me', path: '/me', who: 'member' },
+		{ file: 'server-90-days-joins', path: `/servers/${site.guildId}?days=90&metric=joins`, who: 'member' },
+		{ file: 'server-admin', path: `/servers/${site.guildId}`, who: 'admin' },
+		{ file: 'server-refused', path: `/servers/${site.guildId}`, who: 'outsider' },
+		{ file: 'public', path: publicPath, who: 'nobody' },
+	];
+	for (const locale of LOCALES) {
+		const dir = join(out, locale);
+		mkdirSync(dir, { recursive: true });
+		for (const page of pages) {
+			const joiner = page.path.includes('?') ? '&' : '?';
+			const response = await visitors[page.who].get(`${page.path}${joiner}lang=${locale}`);
+			const html = (await response.text()).replaceAll('"/static/', '"../static/');
+			writeFileSync(join(dir, `${page.file}.html`), html);
 		}
-		say(`Dashboard pages: ${out}/<en-US|de|ja>/*.html (${pages.length} per language)`);
-		if (!existsSync(CHROMIUM_PATH)) {
-			say(
-				`Dashboard screenshots: no Chromium at ${CHROMIUM_PATH}. Install it (apt-get install -y chromium fonts-noto-cjk) and run npm run demo again.`,
-			);
-			return;
-		}
-		const shots = await takeScreenshots(stack, visitors, pages, out);
-		say(`Dashboard screenshots: ${shots} PNGs in ${out}/<locale>/, phone-sized ones named *-phone.png`);
-	} finally {
-		await stack.close();
 	}
+	return `Dashboard pages: ${out}/<en-US|de|ja>/*.html (${pages.length} per language)`;
 }
 
-async function logInEveryone(stack: WebStack): Promise<Record<DemoPage['who'], Visitor>> {
+async function logInEveryone(site: DashboardSite): Promise<Record<DemoPage['who'], Visitor>> {
 	const visitors = {
-		member: new Visitor(stack.webUrl),
-		admin: new Visitor(stack.webUrl),
-		outsider: new Visitor(stack.webUrl),
-		nobody: new Visitor(stack.webUrl),
+		member: new Visitor(site.webUrl),
+		admin: new Visitor(site.webUrl),
+		outsider: new Visitor(site.webUrl),
+		nobody: new Visitor(site.webUrl),
 	};
 	for (const who of ['member', 'admin', 'outsider'] as const) {
-		stack.sandbox.setOAuthUser(WEB_PEOPLE[who]);
+		site.sandbox.setOAuthUser(WEB_PEOPLE[who]);
 		await visitors[who].logIn();
 	}
 	return visitors;
 }
 
 /** The admin's POST from the server page; answers the public page's path. */
-async function turnOnPublicPage(stack: WebStack, admin: Visitor): Promise<string> {
-	await admin.post(`/servers/${stack.guildId}/public`, { enabled: 'on' });
-	const page = await (await admin.get(`/servers/${stack.guildId}`)).text();
+async function turnOnPublicPage(site: DashboardSite, admin: Visitor): Promise<string> {
+	await admin.post(`/servers/${site.guildId}/public`, { enabled: 'on' });
+	const page = await (await admin.get(`/servers/${site.guildId}`)).text();
 	const link = /id="public-link" href="([^"]+)"/u.exec(page)?.[1];
 	if (!link) throw new Error('the server page shows no public link');
 	return new URL(link).pathname;
 }
 
-async function takeScreenshots(
-	stack: WebStack,
-	visitors: Record<DemoPage['who'], Visitor>,
-	pages: DemoPage[],
-	out: string,
-): Promise<number> {
-	const { chromium } = await import('playwright-core');
-	const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS });
-	let count = 0;
-	try {
-		for (const who of ['member', 'admin', 'outsider', 'nobody'] as const) {
-			for (const viewport of [{ width: 1100, height: 900 }, PHONE]) {
-				const context = await browser.newContext({ viewport });
-				if (who !== 'nobody') {
-					await context.addCookies([{ ...visitors[who].sessionCookie(), url: stack.webUrl }]);
-				}
-				const tab = await context.newPage();
-				for (const page of pages.filter((candidate) => candidate.who === who)) {
-					for (const locale of LOCALES) {
-						const joiner = page.path.includes('?') ? '&' : '?';
-						await tab.goto(`${stack.webUrl}${page.path}${joiner}lang=${locale}`);
-						if ((await tab.locator('canvas#chart').count()) > 0) {
-							await tab.waitForSelector('canvas#chart[data-drawn="true"]');
-						}
-						const suffix = viewport === PHONE ? '-phone' : '';
-						await tab.screenshot({
-							path: join(out, locale, `${page.file}${suffix}.png`),
-							fullPage: viewport !== PHONE,
-						});
-						count += 1;
-					}
-				}
-				await context.close();
-			}
-		}
-	} finally {
-		await browser.close();
-	}
-	return count;
-}
-
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-	await runWebDemo();
+	const out = resolve('demo-output', 'web');
+	const stack = await startWebStack({ guildName: 'Pixel Community' });
+	try {
+		console.log(await writeDashboardPages(stack, out));
+	} finally {
+		await stack.close();
+	}
+	console.log(await screenshotDashboardPages(await openScreenshotTab(), out));
 	process.exit(0);
 }

@@ -1,0 +1,48 @@
+// `npm run demo` end to end, as a newcomer runs it: every language's flows, the dashboard's pages and, with a
+// Chromium installed, its screenshots; a line per language, exit 0, and no key in what it prints.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { after, test } from 'node:test';
+import { LOCALES } from '../../src/i18n/index.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const out = mkdtempSync(join(tmpdir(), 'demo-output-'));
+after(() => rmSync(out, { recursive: true, force: true }));
+
+test('npm run demo plays every language, writes the dashboard pages and screenshots, and exits 0', async () => {
+	const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/demo.ts'], {
+		cwd: ROOT,
+		env: { ...process.env, DEMO_OUTPUT_DIR: out },
+		timeout: 120_000,
+	});
+	for (const locale of LOCALES) {
+		assert.match(stdout, new RegExp(`^${locale}: 29 replies, 10 charts -> `, 'mu'), locale);
+		assert.ok(existsSync(join(out, locale, 'index.html')), `${locale}/index.html`);
+		assert.equal(readdirSync(join(out, locale, 'replies')).length, 29);
+	}
+	assert.match(stdout, /^Done: 232 replies in 8 languages, 80 chart PNGs in [\d.]+ s/mu);
+	for (const locale of ['en-US', 'de', 'ja']) {
+		for (const page of ['index', 'me', 'server-admin', 'server-refused', 'public']) {
+			assert.match(readFileSync(join(out, 'web', locale, `${page}.html`), 'utf8'), /^<!doctype html>/iu, page);
+		}
+	}
+	if (/^Dashboard screenshots: no Chromium/mu.test(stdout)) {
+		assert.notEqual(process.env.CI, 'true', 'CI installs Chromium');
+	} else {
+		assert.match(stdout, /^Dashboard screenshots: 3 PNGs/mu);
+		for (const file of ['en-US/server-admin.png', 'ja/server-admin.png', 'en-US/server-admin-phone.png']) {
+			assert.deepEqual(readFileSync(join(out, 'web', file)).subarray(0, 8), PNG_SIGNATURE, file);
+		}
+	}
+	// The demo's keys are shown only by their last four characters.
+	const keys = readdirSync(join(out, 'en-US', 'replies'))
+		.map((name) => readFileSync(join(out, 'en-US', 'replies', name), 'utf8'))
+		.join('\n');
+	assert.doesNotMatch(stdout + keys, /[A-Za-z0-9_-]{32,}/u);
+});
