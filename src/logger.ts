@@ -32,3 +32,24 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
 	};
 	return destination ? pino(options, destination) : pino(options);
 }
+
+const LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace']);
+const noop = () => undefined;
+
+/**
+ * A child of `parent` whose bindings are built, and redacted, only when it first writes a line at an enabled
+ * level. pino's child serializes and redacts its bindings when it is made; one per interaction, most of which
+ * write nothing at the default level, was a cost on every member's path and garbage that outlived it.
+ */
+export function lazyChild(parent: Logger, bindings: () => Record<string, unknown>): Logger {
+	let child: Logger | undefined;
+	const made = () => (child ??= parent.child(bindings()));
+	return new Proxy(parent, {
+		get(target, property) {
+			if (typeof property === 'string' && LEVELS.has(property) && !target.isLevelEnabled(property)) return noop;
+			const logger = made();
+			const value: unknown = Reflect.get(logger, property, logger);
+			return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(logger) : value;
+		},
+	});
+}

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { DiscordAPIError } from 'discord.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger, lazyChild } from '../src/logger.js';
 
 function capture() {
 	const lines: string[] = [];
@@ -40,5 +40,33 @@ describe('logger', () => {
 		log.info({ apiKey: 'ask_visible', nested: { token: 'tok_visible' }, authorization: 'Bearer x' }, 'oops');
 		assert.ok(!/ask_visible|tok_visible|Bearer x/.test(text()));
 		assert.match(text(), /\[redacted\]/);
+	});
+
+	it('a lazy child builds its bindings only when it writes a line at an enabled level, once, redacted', () => {
+		const { log, text } = capture();
+		let built = 0;
+		const child = lazyChild(log, () => {
+			built += 1;
+			return { requestId: 'r1', apiKey: 'ask_bound_visible' };
+		});
+		child.debug({ ms: 1 }, 'below the level');
+		assert.equal(built, 0, 'nothing written, nothing built');
+		assert.equal(text(), '');
+		child.info({ ms: 2 }, 'first');
+		child.warn('second');
+		assert.equal(built, 1);
+		const lines = text()
+			.trim()
+			.split('\n')
+			.map((line) => JSON.parse(line) as Record<string, unknown>);
+		assert.deepEqual(
+			lines.map((line) => [line.msg, line.requestId]),
+			[
+				['first', 'r1'],
+				['second', 'r1'],
+			],
+		);
+		assert.ok(!text().includes('ask_bound_visible'), 'bindings are redacted too');
+		assert.equal(child.child({ part: 'x' }).isLevelEnabled('info'), true);
 	});
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ComponentType } from 'discord.js';
-import type { Logger } from '../logger.js';
+import { lazyChild, type Logger } from '../logger.js';
 import type { InteractionOutcome } from '../metrics/index.js';
 import {
 	answerPrivately,
@@ -45,12 +45,12 @@ export function createRouter(modules: readonly CommandModule[], ctx: BotContext)
 	}
 
 	async function handleOne(interaction: AnyInteraction): Promise<void> {
-		const log = ctx.log.child({
+		const log = lazyChild(ctx.log, () => ({
 			requestId: interaction.id,
 			interaction: describeInteraction(interaction),
 			guildId: interaction.guildId,
 			userId: interaction.userId,
-		});
+		}));
 		if (interaction.kind === 'autocomplete') return complete(interaction, log);
 		if (draining) {
 			await answerPrivately(interaction, memberTranslator(interaction)('errors.shuttingDown'), log);

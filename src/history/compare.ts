@@ -55,6 +55,24 @@ export function comparePeriods(
 	snapshot: StatsSnapshot | null,
 	today: string,
 ): Comparisons {
+	const known = record ? lastComparisons.get(record) : undefined;
+	if (known && known.snapshot === snapshot && known.today === today) return known.comparisons;
+	const comparisons = computeComparisons(record, snapshot, today);
+	if (record) lastComparisons.set(record, { snapshot, today, comparisons });
+	return comparisons;
+}
+
+/**
+ * The last comparisons made from each history record. Records and snapshots are never changed in place, so a
+ * cache-hit /stats, which asks with the same record, snapshot and day, gets the same answer without the 60 days
+ * being walked again.
+ */
+const lastComparisons = new WeakMap<
+	HistoryRecord,
+	{ snapshot: StatsSnapshot | null; today: string; comparisons: Comparisons }
+>();
+
+function computeComparisons(record: HistoryRecord | null, snapshot: StatsSnapshot | null, today: string): Comparisons {
 	const yesterday = addDays(today, -1);
 	const longest = Math.max(...Object.values(COMPARED_DAYS));
 	// Complete days only: the series stops at yesterday, whatever the time of day.

@@ -192,3 +192,16 @@ test('changes: percent, new after zero, no change after zero, unknown when eithe
 function withToday(history: { record: HistoryRecord; snapshot: StatsSnapshot }) {
 	return [history.record, history.snapshot, TODAY] as const;
 }
+
+test('the same record, snapshot and day give the same comparisons object; another day or snapshot recomputes', () => {
+	const now = at('12:18');
+	const { record, snapshot } = historyAt(now, 40, partial(now));
+	const first = comparePeriods(record, snapshot, TODAY);
+	assert.equal(comparePeriods(record, snapshot, TODAY), first, 'a cache hit reuses the answer');
+	const tomorrow = comparePeriods(record, snapshot, addDays(TODAY, 1));
+	assert.notEqual(tomorrow, first);
+	assert.notDeepEqual(tomorrow.sends.week, first.sends.week, 'the periods moved with the day');
+	const other = makeSnapshot({ generatedAt: new Date(now).toISOString(), sendsToday: 1 });
+	assert.equal(comparePeriods(record, other, TODAY).sends.day.today, 1);
+	assert.deepEqual(comparePeriods(record, snapshot, TODAY), first, 'and back to an equal answer');
+});
