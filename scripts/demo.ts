@@ -2,7 +2,6 @@
 // Discord stand-in and the real bot; plays the member flows once per language and writes what
 // Discord would show: demo-output/<locale>/ (JSON, PNGs, the CSV export, an HTML page), and the
 // dashboard's pages in demo-output/web/.
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -22,7 +21,7 @@ import { seedDemoHistory } from './demo/seed-history.js';
 import { playWatchFlows } from './demo/watch.js';
 import { openScreenshotTab, screenshotDashboardPages } from './demo/screenshots.js';
 import { writeDashboardPages } from './demo/web.js';
-import { dashboardEnv, freePort, seatDashboardPeople } from './demo/web-stack.js';
+import { freePort, offlineBotEnv, seatDashboardPeople } from './demo/web-stack.js';
 
 // DEMO_OUTPUT_DIR lets the demo's own test write elsewhere.
 const OUTPUT_DIR = resolve(process.env.DEMO_OUTPUT_DIR ?? 'demo-output');
@@ -59,20 +58,10 @@ let statsClockLagMs = SNAPSHOT_AGE_MS;
 const dashboardPort = await freePort();
 const bot = await (async () => {
 	const config = loadConfig({
-		DISCORD_TOKEN: sandbox.token,
-		DISCORD_APPLICATION_ID: sandbox.applicationId,
-		DISCORD_API_URL: sandbox.apiUrl,
-		STATS_API_BASE_URL: upstream.url,
-		STORE_URL: `sqlite://${join(work, 'bot.sqlite')}`,
-		LINK_SECRET: randomBytes(32).toString('hex'),
-		CHART_RENDERER: 'local',
-		STATS_COOLDOWN_SECONDS: '0',
+		// The dashboard runs in the bot's process, as `npm start` runs it with WEB_PORT.
+		...offlineBotEnv(sandbox, { statsApiUrl: upstream.url, storeFile: join(work, 'bot.sqlite'), dashboardPort }),
 		// Short, so the failure steps meet the endpoint instead of a cached snapshot.
 		STATS_CACHE_TTL_SECONDS: '1',
-		HISTORY_SAMPLING: 'off',
-		LOG_LEVEL: 'info',
-		// The dashboard runs in the bot's process, as `npm start` runs it with WEB_PORT.
-		...dashboardEnv(sandbox, dashboardPort),
 	});
 	const logs = new Writable({
 		write(chunk: Buffer, _encoding, done) {

@@ -12,7 +12,9 @@ const CHROMIUM_PATH =
 	process.env.CHROMIUM_PATH ??
 	['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((path) => existsSync(path)) ??
 	'/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
+
+/** Without these, Chromium as root refuses to start or keeps calling hosts this machine cannot reach. */
+export const CHROMIUM_FLAGS = [
 	'--headless',
 	'--no-sandbox',
 	'--disable-gpu',

@@ -21,7 +21,7 @@ interface DemoHistoryOptions {
  * One snapshot per past day (taken at 23:59 UTC of that day) folded into the account's history record, as the
  * daily sampler would have done, in memory: no store round trip per day. `historyDays` is the bot's HISTORY_DAYS.
  */
-export function foldDemoHistory(options: DemoHistoryOptions & { historyDays: number }): HistoryRecord | null {
+function foldDemoHistory(options: DemoHistoryOptions & { historyDays: number }): HistoryRecord | null {
 	let record: HistoryRecord | null = null;
 	for (const { snapshot, takenAt } of pastSnapshots(options)) {
 		record = foldSnapshot(record, snapshot, Date.now(), { historyDays: options.historyDays, receivedAt: takenAt });

@@ -76,11 +76,27 @@ export async function seatDashboardPeople(
 	return { roleId, roleName };
 }
 
-/** The dashboard's settings for a bot whose stand-in is `sandbox`, listening on `port` of loopback. */
-export function dashboardEnv(sandbox: DiscordSandbox, port: number): Record<string, string> {
+/**
+ * The environment of a bot run offline against the stand-in `sandbox`: the local chart renderer, no cooldown, no
+ * sampler, a fresh LINK_SECRET, and the dashboard on `dashboardPort` of loopback (OAuth2 through the stand-in).
+ */
+export function offlineBotEnv(
+	sandbox: DiscordSandbox,
+	options: { statsApiUrl: string; storeFile: string; dashboardPort: number },
+): Record<string, string> {
 	return {
-		WEB_PORT: String(port),
-		WEB_PUBLIC_URL: `http://127.0.0.1:${port}`,
+		DISCORD_TOKEN: sandbox.token,
+		DISCORD_APPLICATION_ID: sandbox.applicationId,
+		DISCORD_API_URL: sandbox.apiUrl,
+		STATS_API_BASE_URL: options.statsApiUrl,
+		STORE_URL: `sqlite://${options.storeFile}`,
+		LINK_SECRET: randomBytes(32).toString('hex'),
+		CHART_RENDERER: 'local',
+		STATS_COOLDOWN_SECONDS: '0',
+		HISTORY_SAMPLING: 'off',
+		LOG_LEVEL: 'info',
+		WEB_PORT: String(options.dashboardPort),
+		WEB_PUBLIC_URL: `http://127.0.0.1:${options.dashboardPort}`,
 		DISCORD_CLIENT_SECRET: sandbox.clientSecret,
 		DISCORD_OAUTH_URL: sandbox.oauthAuthorizeUrl,
 	};
@@ -100,19 +116,9 @@ export async function startWebStack(
 	const sandbox = await startDiscordSandbox({ guildCount: 1, heartbeatIntervalMs: 5000 });
 	const guildId = sandbox.guildIds[0]!;
 	const port = await freePort();
-	const config = loadConfig({
-		DISCORD_TOKEN: sandbox.token,
-		DISCORD_APPLICATION_ID: sandbox.applicationId,
-		DISCORD_API_URL: sandbox.apiUrl,
-		STATS_API_BASE_URL: service.url,
-		STORE_URL: `sqlite://${join(work, 'bot.sqlite')}`,
-		LINK_SECRET: randomBytes(32).toString('hex'),
-		CHART_RENDERER: 'local',
-		STATS_COOLDOWN_SECONDS: '0',
-		HISTORY_SAMPLING: 'off',
-		LOG_LEVEL: 'info',
-		...dashboardEnv(sandbox, port),
-	});
+	const config = loadConfig(
+		offlineBotEnv(sandbox, { statsApiUrl: service.url, storeFile: join(work, 'bot.sqlite'), dashboardPort: port }),
+	);
 	await registerBotCommands(sandbox, guildId);
 	const logs = options.logs ?? [];
 	const bot = await startBot(config, {

@@ -1,20 +1,9 @@
 // Chromium from the system (Debian's `chromium`), driven by playwright-core: never a browser download.
 import { existsSync } from 'node:fs';
 import { chromium, type BrowserContext } from 'playwright-core';
+import { CHROMIUM_FLAGS } from '../../scripts/demo/screenshots.js';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/** Without these, Chromium as root refuses to start or keeps calling hosts this machine cannot reach. */
-export const CHROMIUM_FLAGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-];
 
 /** Why no browser test can run here, or null when Chromium is installed. */
 export function chromiumMissing(): string | null {
