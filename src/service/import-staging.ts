@@ -89,8 +89,11 @@ export class ImportStaging {
 		this.removedStale = removeStaleScratchFiles(directory);
 		this.path = join(directory, `.import-h${hostTag()}-${process.pid}-${randomBytes(6).toString('hex')}.sqlite`);
 		this.db = new Database(this.path);
-		// Scratch data: a crash loses nothing that the source file does not still hold.
-		this.db.pragma('journal_mode = OFF');
+		// Scratch data: a crash loses nothing that the source file does not still hold. The journal is kept in
+		// memory: no side file for a killed import to leave. (better-sqlite3 refuses journal_mode = OFF and
+		// keeps a -journal file beside the scratch file, silently, which is why the mode is read back.)
+		const mode = this.db.pragma('journal_mode = MEMORY', { simple: true });
+		if (mode !== 'memory') throw new Error(`the import's scratch file would not keep its journal in memory (${mode})`);
 		this.db.pragma('synchronous = OFF');
 		this.db.exec(`CREATE TABLE staged (
 			seq INTEGER PRIMARY KEY,

@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { parseEventLine } from '../../src/service/events.js';
 import { ImportStaging, removeStaleScratchFiles } from '../../src/service/import-staging.js';
 import { makeTempDir, runCli } from './support.js';
 
@@ -51,7 +52,7 @@ describe('scratch files of killed imports', () => {
 			await exited;
 			writer.destroy();
 			const left = scratchFiles(dir);
-			assert.equal(left.length, 1, 'SIGKILL leaves the scratch file');
+			assert.equal(left.length, 1, `SIGKILL leaves the scratch file, and no side file: ${left.join(', ')}`);
 			assert.match(left[0] ?? '', new RegExp(`^\\.import-h[0-9a-f]{8}-${child.pid}-[0-9a-f]{12}\\.sqlite$`));
 
 			const file = join(dir, 'events.ndjson');
@@ -65,6 +66,18 @@ describe('scratch files of killed imports', () => {
 			assert.deepEqual(scratchFiles(dir), []);
 		},
 	);
+
+	test('a batch being staged writes no side file beside the scratch file', (t) => {
+		const dir = join(temp.dir, 'batch');
+		mkdirSync(dir);
+		const staging = new ImportStaging(dir);
+		t.after(() => staging.discard());
+		staging.add(parseEventLine('{"type":"join","at":"2026-11-20T10:00:00Z","id":"a"}'));
+		staging.add(parseEventLine('{"type":"send","ok":true,"at":"2026-11-20T10:01:00Z","id":"b"}'));
+		// A kill at this moment leaves exactly what is listed here.
+		assert.deepEqual(scratchFiles(dir), [staging.path.split('/').at(-1)]);
+		assert.deepEqual(staging.finish(), { staged: 2, duplicateIdsInFile: 0 });
+	});
 
 	test('only files no running import owns are removed', async (t) => {
 		const dir = join(temp.dir, 'rules');
