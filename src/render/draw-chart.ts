@@ -1,4 +1,4 @@
-import { buildChartConfig, type ChartInput, type ChartTheme } from './chart.js';
+import { buildChartConfig, type BuiltChart, type ChartInput, type ChartTheme } from './chart.js';
 import type { ChartRenderer } from './chart-renderer.js';
 
 /** Size of the chart image: wide enough for 365 bars, and Discord shows it without cropping. */
@@ -30,13 +30,27 @@ export async function renderChartSafely(
 	if (renderer.name === 'none') return { png: null, problem: null };
 	if (chartInput.points.length === 0) return { png: null, problem: 'noData' };
 	try {
-		const built = buildChartConfig(chartInput, { theme: options.theme });
+		const built = builtChartOf(chartInput, options.theme ?? 'dark');
 		const png = await renderer.render(built.config, CHART_SIZE, { background: built.background });
 		return { png, problem: null };
 	} catch (error) {
 		options.log.warn({ renderer: renderer.name, reason: reasonOf(error) }, 'chart render failed');
 		return { png: null, problem: 'failed' };
 	}
+}
+
+/**
+ * The config built from each chart input, by theme. An input shared by repeated requests (chartInputOf) then gives
+ * the same config object, which the renderer's memo recognises without serialising it again.
+ */
+const builtCharts = new WeakMap<ChartInput, Map<ChartTheme, BuiltChart>>();
+
+function builtChartOf(input: ChartInput, theme: ChartTheme): BuiltChart {
+	let byTheme = builtCharts.get(input);
+	if (!byTheme) builtCharts.set(input, (byTheme = new Map()));
+	let built = byTheme.get(theme);
+	if (!built) byTheme.set(theme, (built = buildChartConfig(input, { theme })));
+	return built;
 }
 
 /** One short line; an error's message never holds a key here (the QuickChart URL carries none). */

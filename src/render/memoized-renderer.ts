@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { ChartRenderer } from './chart-renderer.js';
+import type { ChartConfiguration } from 'chart.js';
+import type { ChartRenderer, ChartRenderOptions, ChartSize } from './chart-renderer.js';
 
 /**
  * Remembers the last PNGs a renderer drew, and joins a render to an identical one still running. A cached snapshot
@@ -12,9 +13,7 @@ export function memoizeRenderer(renderer: ChartRenderer, maxEntries = 64): Chart
 	return {
 		name: renderer.name,
 		async render(config, size, options) {
-			const key = createHash('sha256')
-				.update(JSON.stringify([config, size, options ?? null]))
-				.digest('base64url');
+			const key = keyOf(config, size, options);
 			const known = pngs.get(key);
 			if (known) {
 				pngs.delete(key); // re-inserted below: Map order is the recency order
@@ -40,4 +39,22 @@ export function memoizeRenderer(renderer: ChartRenderer, maxEntries = 64): Chart
 		warmUp: renderer.warmUp ? () => renderer.warmUp!() : undefined,
 		close: () => renderer.close(),
 	};
+}
+
+/**
+ * The memo key of each config object asked for: a repeated request passes the same config (built once per chart
+ * input), which would otherwise be serialised and hashed again for every reuse. Nothing below the memo changes a
+ * config (the pool clones it to a worker, QuickChart serialises it).
+ */
+const configKeys = new WeakMap<object, { sizeAndOptions: string; key: string }>();
+
+function keyOf(config: ChartConfiguration, size: ChartSize, options: ChartRenderOptions | undefined): string {
+	const sizeAndOptions = JSON.stringify([size, options ?? null]);
+	const known = configKeys.get(config);
+	if (known?.sizeAndOptions === sizeAndOptions) return known.key;
+	const key = createHash('sha256')
+		.update(JSON.stringify([config, size, options ?? null]))
+		.digest('base64url');
+	configKeys.set(config, { sizeAndOptions, key });
+	return key;
 }

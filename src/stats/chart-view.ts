@@ -37,11 +37,48 @@ export interface ChartOutcome {
 	notes: string[];
 }
 
-/** The chart of a history record: the days asked for, cut to where the history starts, with translated texts. */
-export function chartInputOf(
-	record: HistoryRecord | null,
-	view: ChartView,
-): { input: ChartInput | null; notes: string[] } {
+/** A chart's input, or null when there is none to draw, and the lines the embed adds about it. */
+export interface ChartInputOutcome {
+	input: ChartInput | null;
+	notes: string[];
+}
+
+/**
+ * The chart of a history record: the days asked for, cut to where the history starts, with translated texts.
+ * The input is shared by every caller asking with the same record and view: read it, never change it.
+ */
+export function chartInputOf(record: HistoryRecord | null, view: ChartView): ChartInputOutcome {
+	if (record === null) return computeChartInput(record, view);
+	const key = JSON.stringify([
+		view.days,
+		view.metric,
+		view.scope,
+		view.locale,
+		view.today,
+		view.accountName,
+		view.serverName ?? null,
+	]);
+	let byView = lastInputs.get(record);
+	if (!byView) lastInputs.set(record, (byView = new Map()));
+	let outcome = byView.get(key);
+	if (!outcome) {
+		outcome = computeChartInput(record, view);
+		byView.set(key, outcome);
+		if (byView.size > INPUTS_PER_RECORD) byView.delete(byView.keys().next().value as string);
+	}
+	return { input: outcome.input, notes: [...outcome.notes] };
+}
+
+/**
+ * The chart inputs last made from each history record, by view. Records are never changed in place, so a cache-hit
+ * /stats (the same record, view and day) gets the same input without the year of history being walked again, and
+ * the same input gives the renderer's memo the same chart config.
+ */
+const lastInputs = new WeakMap<HistoryRecord, Map<string, ChartInputOutcome>>();
+/** Days × metrics × languages that one account's charts are asked in at once; older views are made again. */
+const INPUTS_PER_RECORD = 16;
+
+function computeChartInput(record: HistoryRecord | null, view: ChartView): ChartInputOutcome {
 	const t = translator(view.locale);
 	const series = buildChartSeries(record, { days: view.days, metric: view.metric, today: view.today });
 	if (view.metric !== 'sends' && series.firstFigureDate !== null) {

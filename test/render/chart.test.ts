@@ -11,6 +11,8 @@ import {
 	trailingAverage,
 } from '../../src/render/chart.js';
 import { CHART_RENDERER_NAMES } from '../../src/config.js';
+import { renderChartSafely } from '../../src/render/draw-chart.js';
+import type { ChartRenderer } from '../../src/render/chart-renderer.js';
 import type { BuiltChart, ChartInput } from '../../src/render/chart.js';
 import type { StatsMetric } from '../../src/stats-options.js';
 
@@ -231,4 +233,27 @@ test('building the chart leaves the input untouched', () => {
 	const copy = structuredClone(given);
 	buildChartConfig(given);
 	assert.deepEqual(given, copy);
+});
+
+test('the same chart input drawn again hands the renderer the same config; another theme gets its own', async () => {
+	const seen: object[] = [];
+	const renderer: ChartRenderer = {
+		name: 'local',
+		render: async (config) => {
+			seen.push(config);
+			return Buffer.from('png');
+		},
+		close: async () => {},
+	};
+	const log = { warn: () => assert.fail('nothing fails here') };
+	const week = input({ points: points(7) });
+	await renderChartSafely(renderer, week, { log });
+	await renderChartSafely(renderer, week, { log });
+	await renderChartSafely(renderer, week, { log, theme: 'light' });
+	await renderChartSafely(renderer, input({ points: points(7) }), { log });
+	assert.equal(seen.length, 4);
+	assert.equal(seen[1], seen[0]);
+	assert.notEqual(seen[2], seen[0]);
+	assert.notEqual(seen[3], seen[0], 'an input built apart is built apart');
+	assert.deepEqual(seen[3], seen[0]);
 });

@@ -119,3 +119,18 @@ test('closing the memo closes the renderer behind it', async () => {
 	await memo.close();
 	assert.equal(closed, 1);
 });
+
+test('the same config object asked again reuses its key, and a different size or background still draws anew', async () => {
+	const inner = countingRenderer();
+	const memo = memoizeRenderer(inner.renderer);
+	const shared = config([5, 6, 7]);
+	await memo.render(shared, SIZE, { background: '#000' });
+	await memo.render(shared, SIZE, { background: '#000' });
+	assert.equal(inner.calls(), 1);
+	await memo.render(shared, SIZE, { background: '#fff' });
+	await memo.render(shared, { width: 400, height: 200 }, { background: '#fff' });
+	assert.equal(inner.calls(), 3);
+	// An equal config built apart from it shares the PNG: the key is the content, the object only spares its work.
+	await memo.render(config([5, 6, 7]), SIZE, { background: '#000' });
+	assert.equal(inner.calls(), 3);
+});

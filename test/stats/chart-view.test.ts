@@ -120,3 +120,20 @@ test('a request outside the offered choices is refused with its catalogue key', 
 	assert.equal(refusal({ scope: 'everyone', days: null }), 'stats.invalidScope');
 	assert.equal(refusal({ scope: null, days: null, metric: 'clicks' }), 'stats.invalidMetric');
 });
+
+test('a repeated view of the same record gets the same input, its notes its own, and a new day a new input', () => {
+	const history = record(snapshotOn(TODAY, 100));
+	const first = chartInputOf(history, view({ days: 90 }));
+	first.notes.push('changed by the first caller');
+	const again = chartInputOf(history, view({ days: 90 }));
+	assert.ok(first.input);
+	assert.equal(again.input, first.input, 'the year of history is not walked again');
+	assert.deepEqual(again.notes, ['History starts on October 25, 2026: the chart begins there.']);
+	assert.notEqual(chartInputOf(history, view({ days: 90, locale: 'de' })).input, first.input);
+	assert.notEqual(chartInputOf(history, view({ days: 30 })).input, first.input);
+	const tomorrow = chartInputOf(history, view({ days: 90, today: addDays(TODAY, 1) }));
+	assert.equal(tomorrow.input?.points.at(-1)?.date, addDays(TODAY, 1));
+	const other = chartInputOf(record(snapshotOn(TODAY, 100)), view({ days: 90 }));
+	assert.notEqual(other.input, first.input, 'another record is another chart');
+	assert.deepEqual(other.input, first.input);
+});
