@@ -6,6 +6,7 @@ import {
 	type APIChatInputApplicationCommandInteraction,
 	type APIInteraction,
 	type APIMessageComponentInteraction,
+	type APIModalInteractionResponseCallbackData,
 	type APIModalSubmitInteraction,
 } from 'discord.js';
 import { toMessageBody } from './message-body.js';
@@ -16,9 +17,12 @@ import type {
 	AnyInteraction,
 	AutocompleteInteraction,
 	BaseInteraction,
-	ComponentInteraction,
 	CommandInteraction,
+	CommandOptions,
+	ComponentInteraction,
+	MessagePayload,
 	ModalInteraction,
+	Visibility,
 } from './interaction.js';
 
 const DISCORD_EPOCH_MS = 1_420_070_400_000n;
@@ -36,11 +40,11 @@ export function fromRawInteraction(raw: APIInteraction, responder: InteractionRe
 	switch (raw.type) {
 		case InteractionType.ApplicationCommand:
 			// Context-menu commands are not registered; they still reach the router, which answers them.
-			return commandInteraction(raw as APIChatInputApplicationCommandInteraction, responder);
+			return new RawCommand(raw as APIChatInputApplicationCommandInteraction, responder);
 		case InteractionType.MessageComponent:
-			return componentInteraction(raw, responder);
+			return new RawComponent(raw, responder);
 		case InteractionType.ModalSubmit:
-			return modalInteraction(raw, responder);
+			return new RawModal(raw, responder);
 		case InteractionType.ApplicationCommandAutocomplete:
 			return autocompleteInteraction(raw, responder);
 		default:
@@ -51,107 +55,146 @@ export function fromRawInteraction(raw: APIInteraction, responder: InteractionRe
 type RepliableRaw =
 	APIChatInputApplicationCommandInteraction | APIMessageComponentInteraction | APIModalSubmitInteraction;
 
-/** The first-response bookkeeping and the reply methods every repliable interaction shares. */
-function baseInteraction(raw: RepliableRaw, responder: InteractionResponder) {
-	const address: InteractionAddress = { id: raw.id, token: raw.token, applicationId: raw.application_id };
-	let acknowledgement: Acknowledgement | null = null;
-	const acknowledge = async (as: Acknowledgement, send: () => Promise<void>): Promise<void> => {
-		if (acknowledgement !== null) throw new AlreadyAcknowledgedError(`already acknowledged as ${acknowledgement}`);
-		acknowledgement = as;
-		await send();
-	};
-	const member = raw.member ?? null;
-	const base: BaseInteraction = {
-		id: raw.id,
-		userId: member?.user.id ?? raw.user?.id ?? '',
-		guildId: raw.guild_id ?? null,
-		channelId: raw.channel?.id ?? null,
-		locale: raw.locale ?? 'en-US',
-		guildLocale: raw.guild_locale ?? null,
-		memberPermissions: member ? BigInt(member.permissions) : null,
-		memberRoles: member ? member.roles : null,
-		appPermissions: raw.app_permissions ? BigInt(raw.app_permissions) : null,
-		createdAt: Number((BigInt(raw.id) >> 22n) + DISCORD_EPOCH_MS),
-		get acknowledgement() {
-			return acknowledgement;
-		},
-		reply: (payload, visibility) => {
-			const { body, files } = toMessageBody(payload, visibility);
-			return acknowledge('reply', () =>
-				responder.respond(address, { type: InteractionResponseType.ChannelMessageWithSource, data: body }, files),
-			);
-		},
-		defer: (visibility) =>
-			acknowledge('defer', () =>
-				responder.respond(
-					address,
-					{
-						type: InteractionResponseType.DeferredChannelMessageWithSource,
-						// discord.js sends 0 for a public defer; Discord takes both 0 and no flags.
-						data: { flags: (visibility === 'private' ? MessageFlags.Ephemeral : 0) as MessageFlags },
-					},
-					[],
-				),
-			),
-		editReply: async (payload) => {
-			const { body, files } = toMessageBody(payload, null);
-			await responder.editOriginal(address, body, files);
-		},
-		followUp: async (payload, visibility) => {
-			const { body, files } = toMessageBody(payload, visibility);
-			await responder.followUp(address, body, files);
-		},
-	};
-	return { base, address, acknowledge };
+/**
+ * The first-response bookkeeping and the reply methods every repliable interaction shares. Classes rather than
+ * objects of closures: one is built for every interaction, and their methods are shared.
+ */
+abstract class RawRepliable implements BaseInteraction {
+	readonly id: string;
+	readonly userId: string;
+	readonly guildId: string | null;
+	readonly channelId: string | null;
+	readonly locale: string;
+	readonly guildLocale: string | null;
+	readonly memberPermissions: bigint | null;
+	readonly memberRoles: readonly string[] | null;
+	readonly appPermissions: bigint | null;
+	readonly createdAt: number;
+	protected readonly address: InteractionAddress;
+	// A plain field, not #private: timeResponses layers an object over the interaction, and the getter below is
+	// then read with that layer as `this`.
+	protected firstResponse: Acknowledgement | null = null;
+
+	constructor(
+		raw: RepliableRaw,
+		protected readonly responder: InteractionResponder,
+	) {
+		const member = raw.member ?? null;
+		this.id = raw.id;
+		this.userId = member?.user.id ?? raw.user?.id ?? '';
+		this.guildId = raw.guild_id ?? null;
+		this.channelId = raw.channel?.id ?? null;
+		this.locale = raw.locale ?? 'en-US';
+		this.guildLocale = raw.guild_locale ?? null;
+		this.memberPermissions = member ? BigInt(member.permissions) : null;
+		this.memberRoles = member ? member.roles : null;
+		this.appPermissions = raw.app_permissions ? BigInt(raw.app_permissions) : null;
+		this.createdAt = Number((BigInt(raw.id) >> 22n) + DISCORD_EPOCH_MS);
+		this.address = { id: raw.id, token: raw.token, applicationId: raw.application_id };
+	}
+
+	get acknowledgement(): Acknowledgement | null {
+		return this.firstResponse;
+	}
+
+	async reply(payload: MessagePayload, visibility: Visibility): Promise<void> {
+		const { body, files } = toMessageBody(payload, visibility);
+		this.acknowledgeAs('reply');
+		await this.responder.respond(
+			this.address,
+			{ type: InteractionResponseType.ChannelMessageWithSource, data: body },
+			files,
+		);
+	}
+
+	async defer(visibility: Visibility): Promise<void> {
+		this.acknowledgeAs('defer');
+		await this.responder.respond(
+			this.address,
+			{
+				type: InteractionResponseType.DeferredChannelMessageWithSource,
+				// discord.js sends 0 for a public defer; Discord takes both 0 and no flags.
+				data: { flags: (visibility === 'private' ? MessageFlags.Ephemeral : 0) as MessageFlags },
+			},
+			[],
+		);
+	}
+
+	async editReply(payload: MessagePayload): Promise<void> {
+		const { body, files } = toMessageBody(payload, null);
+		await this.responder.editOriginal(this.address, body, files);
+	}
+
+	async followUp(payload: MessagePayload, visibility: Visibility): Promise<void> {
+		const { body, files } = toMessageBody(payload, visibility);
+		await this.responder.followUp(this.address, body, files);
+	}
+
+	/** Takes the one first response Discord allows; a second is refused before anything is sent. */
+	protected acknowledgeAs(as: Acknowledgement): void {
+		if (this.firstResponse !== null)
+			throw new AlreadyAcknowledgedError(`already acknowledged as ${this.firstResponse}`);
+		this.firstResponse = as;
+	}
 }
 
-function commandInteraction(
-	raw: APIChatInputApplicationCommandInteraction,
-	responder: InteractionResponder,
-): CommandInteraction {
-	const { base, acknowledge, address } = baseInteraction(raw, responder);
-	const { subcommand, leaves } = flattenOptions(raw.data.options);
-	return Object.assign(Object.create(base) as BaseInteraction, {
-		kind: 'command' as const,
-		commandName: raw.data.name,
-		subcommand,
-		options: readOptions(leaves, raw.data.resolved),
-		showModal: (modal: Parameters<CommandInteraction['showModal']>[0]) =>
-			acknowledge('modal', () => responder.respond(address, { type: InteractionResponseType.Modal, data: modal }, [])),
-	});
+class RawCommand extends RawRepliable implements CommandInteraction {
+	readonly kind = 'command' as const;
+	readonly commandName: string;
+	readonly subcommand: string | null;
+	readonly options: CommandOptions;
+
+	constructor(raw: APIChatInputApplicationCommandInteraction, responder: InteractionResponder) {
+		super(raw, responder);
+		const { subcommand, leaves } = flattenOptions(raw.data.options);
+		this.commandName = raw.data.name;
+		this.subcommand = subcommand;
+		this.options = readOptions(leaves, raw.data.resolved);
+	}
+
+	async showModal(modal: APIModalInteractionResponseCallbackData): Promise<void> {
+		this.acknowledgeAs('modal');
+		await this.responder.respond(this.address, { type: InteractionResponseType.Modal, data: modal }, []);
+	}
 }
 
-function componentInteraction(
-	raw: APIMessageComponentInteraction,
-	responder: InteractionResponder,
-): ComponentInteraction {
-	const { base, acknowledge, address } = baseInteraction(raw, responder);
-	return Object.assign(Object.create(base) as BaseInteraction, {
-		kind: 'component' as const,
-		customId: raw.data.custom_id,
-		componentType: raw.data.component_type,
-		deferUpdate: () =>
-			acknowledge('defer-update', () =>
-				responder.respond(address, { type: InteractionResponseType.DeferredMessageUpdate }, []),
-			),
-		update: (payload: Parameters<ComponentInteraction['update']>[0]) => {
-			const { body, files } = toMessageBody(payload, null);
-			return acknowledge('update', () =>
-				responder.respond(address, { type: InteractionResponseType.UpdateMessage, data: body }, files),
-			);
-		},
-	});
+class RawComponent extends RawRepliable implements ComponentInteraction {
+	readonly kind = 'component' as const;
+	readonly customId: string;
+	readonly componentType: number;
+
+	constructor(raw: APIMessageComponentInteraction, responder: InteractionResponder) {
+		super(raw, responder);
+		this.customId = raw.data.custom_id;
+		this.componentType = raw.data.component_type;
+	}
+
+	async deferUpdate(): Promise<void> {
+		this.acknowledgeAs('defer-update');
+		await this.responder.respond(this.address, { type: InteractionResponseType.DeferredMessageUpdate }, []);
+	}
+
+	async update(payload: MessagePayload): Promise<void> {
+		const { body, files } = toMessageBody(payload, null);
+		this.acknowledgeAs('update');
+		await this.responder.respond(this.address, { type: InteractionResponseType.UpdateMessage, data: body }, files);
+	}
 }
 
-function modalInteraction(raw: APIModalSubmitInteraction, responder: InteractionResponder): ModalInteraction {
-	const { base } = baseInteraction(raw, responder);
-	const values = new Map<string, string>();
-	collectTextInputs(raw.data.components, values);
-	return Object.assign(Object.create(base) as BaseInteraction, {
-		kind: 'modal' as const,
-		customId: raw.data.custom_id,
-		field: (customId: string) => values.get(customId) ?? null,
-	});
+class RawModal extends RawRepliable implements ModalInteraction {
+	readonly kind = 'modal' as const;
+	readonly customId: string;
+	private readonly values = new Map<string, string>();
+
+	constructor(raw: APIModalSubmitInteraction, responder: InteractionResponder) {
+		super(raw, responder);
+		this.customId = raw.data.custom_id;
+		collectTextInputs(raw.data.components, this.values);
+	}
+
+	field(customId: string): string | null {
+		return this.values.get(customId) ?? null;
+	}
 }
 
 /** Text inputs sit in action rows, or in label components on newer clients: walk both shapes. */

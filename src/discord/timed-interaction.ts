@@ -8,9 +8,33 @@ export interface ResponseTimes {
 	replySeconds: number | null;
 }
 
-const FIRST_RESPONSES = ['reply', 'defer', 'showModal', 'update', 'deferUpdate'] as const;
+const FIRST_RESPONSES = new Set(['reply', 'defer', 'showModal', 'update', 'deferUpdate']);
 const ANSWERS = new Set(['reply', 'showModal', 'update', 'editReply', 'followUp']);
-const RESPONSES = [...FIRST_RESPONSES, 'editReply', 'followUp'] as const;
+const RESPONSES = ['reply', 'defer', 'showModal', 'update', 'deferUpdate', 'editReply', 'followUp'] as const;
+
+const TIMING = Symbol('timing');
+
+interface Timing {
+	inner: Record<string, unknown>;
+	receivedAt: number;
+	times: ResponseTimes;
+}
+
+type Timed = { [TIMING]: Timing };
+
+/** One timed method per response kind, shared by every interaction (each reads its own timing through `this`). */
+const TIMED_METHODS = Object.fromEntries(
+	RESPONSES.map((name) => [
+		name,
+		async function timedResponse(this: Timed, ...args: unknown[]): Promise<void> {
+			const timing = this[TIMING];
+			await (timing.inner[name] as (...a: unknown[]) => Promise<void>).apply(timing.inner, args);
+			const seconds = (performance.now() - timing.receivedAt) / 1000;
+			if (timing.times.ackSeconds === null && FIRST_RESPONSES.has(name)) timing.times.ackSeconds = seconds;
+			if (ANSWERS.has(name)) timing.times.replySeconds = seconds;
+		},
+	]),
+);
 
 /**
  * The interaction with each response method timed once it resolved, whichever transport sends it. The
@@ -20,22 +44,12 @@ export function timeResponses<T extends RepliableInteraction>(
 	interaction: T,
 	receivedAt = performance.now(),
 ): { interaction: T; times(): ResponseTimes } {
+	const inner = interaction as unknown as Record<string, unknown>;
 	const times: ResponseTimes = { ackSeconds: null, replySeconds: null };
-	const timed = Object.create(interaction) as T;
-	const methods = interaction as unknown as Record<string, unknown>;
+	const timed = Object.create(interaction) as Record<PropertyKey, unknown>;
+	timed[TIMING] = { inner, receivedAt, times } satisfies Timing;
 	for (const name of RESPONSES) {
-		const send = methods[name];
-		if (typeof send !== 'function') continue;
-		Object.defineProperty(timed, name, {
-			value: async (...args: unknown[]) => {
-				await (send as (...a: unknown[]) => Promise<void>).apply(interaction, args);
-				const seconds = (performance.now() - receivedAt) / 1000;
-				if (times.ackSeconds === null && (FIRST_RESPONSES as readonly string[]).includes(name)) {
-					times.ackSeconds = seconds;
-				}
-				if (ANSWERS.has(name)) times.replySeconds = seconds;
-			},
-		});
+		if (typeof inner[name] === 'function') timed[name] = TIMED_METHODS[name];
 	}
-	return { interaction: timed, times: () => ({ ...times }) };
+	return { interaction: timed as unknown as T, times: () => ({ ...times }) };
 }

@@ -207,3 +207,27 @@ async function waitUntil(condition: () => boolean, timeoutMs = 3000): Promise<vo
 		await new Promise((resolve) => setTimeout(resolve, 10));
 	}
 }
+
+test('a forgotten interaction leaves nothing behind: its messages, their files and its token are gone', async () => {
+	bot.handle = async (interaction) => {
+		if (!interaction.isChatInputCommand()) return;
+		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+		await interaction.editReply({ files: [new AttachmentBuilder(TINY_PNG, { name: 'chart.png' })] });
+	};
+	const handle = sandbox.dispatchCommand({ name: 'stats' });
+	const message = await handle.finalMessage();
+	const url = message.attachments[0]!.url;
+	assert.equal((await fetch(url)).status, 200);
+	assert.ok(sandbox.dispatchedInteractions.includes(handle));
+
+	sandbox.forgetInteraction(handle);
+	assert.equal((await fetch(url)).status, 404);
+	assert.ok(!sandbox.dispatchedInteractions.includes(handle));
+	const rest = new REST({ api: sandbox.apiUrl }).setToken(sandbox.token);
+	await assert.rejects(
+		rest.patch(Routes.webhookMessage(sandbox.applicationId, handle.token, '@original'), { body: { content: 'late' } }),
+		// What Discord answers for a token it no longer knows.
+		{ status: 404, code: 10015 },
+	);
+	assert.deepEqual(bot.errors, []);
+});
