@@ -34,5 +34,8 @@ export async function execute(interaction: CommandInteraction, ctx: BotContext):
 		from: formatUtcDate(file.from, locale),
 		to: formatUtcDate(file.to, locale),
 	});
-	await interaction.editReply({ content, files: [{ name: file.fileName, data: Buffer.from(file.csv, 'utf8') }] });
+	await interaction.editReply({
+		content,
+		files: [{ name: file.fileName, data: Buffer.from(file.csv, 'utf8'), contentType: 'text/csv; charset=utf-8' }],
+	});
 }

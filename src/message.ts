@@ -4,6 +4,8 @@ import type { APIEmbed } from 'discord.js';
 export interface ReplyFile {
 	name: string;
 	data: Buffer;
+	/** Sent as the part's type; without it, @discordjs/rest sniffs the bytes of every upload to guess one. */
+	contentType?: string;
 }
 
 /** A message as the core builds it (a report, an audit line, a stats reply): text, embeds and files. */

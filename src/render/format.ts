@@ -45,8 +45,17 @@ const NUMBER_STYLES = {
 	oneDecimal: { minimumFractionDigits: 1, maximumFractionDigits: 1 },
 } as const satisfies Record<string, Intl.NumberFormatOptions>;
 
-function styledNumberFormat(locale: string, style: keyof typeof NUMBER_STYLES): Intl.NumberFormat {
-	return cachedFormatter(`s|${locale}|${style}`, () => new Intl.NumberFormat(locale, NUMBER_STYLES[style]));
+type NumberStyle = keyof typeof NUMBER_STYLES;
+/** Resolved locale → its formats by style: looked up without writing a key, several times per reply. */
+const styledFormats = new Map<string, Partial<Record<NumberStyle, Intl.NumberFormat>>>();
+
+function styledNumberFormat(locale: string, style: NumberStyle): Intl.NumberFormat {
+	let byStyle = styledFormats.get(locale);
+	if (!byStyle) {
+		byStyle = {};
+		if (styledFormats.size < MAX_CACHED) styledFormats.set(locale, byStyle);
+	}
+	return (byStyle[style] ??= new Intl.NumberFormat(locale, NUMBER_STYLES[style]));
 }
 
 function cachedFormatter<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, create: () => T): T {

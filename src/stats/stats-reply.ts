@@ -55,6 +55,7 @@ export async function buildStatsReply(ctx: StatsReplyDeps, result: StatsResult, 
 		sharedBy: view.sharedBy ?? null,
 		now,
 	});
-	const files = chart.png && chart.fileName ? [{ name: chart.fileName, data: chart.png }] : [];
+	const files =
+		chart.png && chart.fileName ? [{ name: chart.fileName, data: chart.png, contentType: 'image/png' }] : [];
 	return { embeds: [embed], files };
 }

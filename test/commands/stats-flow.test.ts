@@ -122,6 +122,7 @@ describe('the bot end to end, through the Discord stand-in and the bundled stats
 		const [file] = message.files;
 		assert.ok(file!.bytes.subarray(0, 8).equals(PNG_SIGNATURE), 'a real PNG');
 		assert.ok(file!.bytes.length > 2000);
+		assert.equal(file!.contentType, 'image/png', 'sent with its type, not left to be sniffed');
 		assert.equal(message.attachments[0]?.filename, file!.name);
 		const sent = handle.edits.at(-1)!.data as { embeds: { image?: { url: string } }[] };
 		assert.equal(sent.embeds[0]?.image?.url, `attachment://${file!.name}`, 'the embed points at the uploaded chart');

@@ -210,6 +210,7 @@ describe('/stats and /export from the history the bot keeps', () => {
 		const first = addDays(today, -179);
 		assert.equal(message.files.length, 1);
 		assert.equal(message.files[0]!.name, `adstats-${first}-${today}.csv`);
+		assert.equal(message.files[0]!.contentType, 'text/csv; charset=utf-8');
 		assert.match(message.content, /Daily figures of \*\*Alice\\_Ads\*\*/u);
 		const lines = message.files[0]!.bytes.toString('utf8').split('\r\n');
 		assert.equal(lines[0], 'date,sends,joins,failed_sends');
