@@ -18,7 +18,6 @@ import { recordShardStatus, shardsProbe, startBotMetrics, storeProbe } from './m
 import { childMetricsPort } from './manager-metrics.js';
 import { answerSnapshotRequests } from '../metrics/index.js';
 import { openBotServices, type BotServices } from './services.js';
-import { startDashboard } from './start-web.js';
 import type { RunningWebServer } from '../web/server.js';
 import { preloadZod } from '../lazy-zod.js';
 import { assignedShards, processIndex, resolveShardCount } from '../discord/shard-plan.js';
@@ -101,7 +100,7 @@ export async function startBot(config: Config, options: StartOptions = {}): Prom
 		await services.close();
 		throw error;
 	});
-	const webServer = await startDashboard(config, ctx, log).catch(async (error: unknown) => {
+	const webServer = await startDashboardIfAsked(config, ctx, log).catch(async (error: unknown) => {
 		await metricsServer?.close();
 		await client.destroy();
 		await services.close();
@@ -146,7 +145,7 @@ async function startHttpBot(config: Config, log: Logger, options: StartOptions):
 			await server?.close(async () => undefined);
 			throw error;
 		});
-		webServer = await startDashboard(config, ctx, httpLog).catch(async (error: unknown) => {
+		webServer = await startDashboardIfAsked(config, ctx, httpLog).catch(async (error: unknown) => {
 			await metricsServer?.close();
 			await server?.close(async () => undefined);
 			throw error;
@@ -241,4 +240,13 @@ export async function planShards(config: Config): Promise<GatewayShards> {
 	const total = await resolveShardCount(config);
 	const ids = assignedShards(process.env, total) ?? Array.from({ length: total }, (_, id) => id);
 	return { ids, total };
+}
+
+/**
+ * The dashboard, and the web framework under it, load only when WEB_PORT asks for them: most bots never start it,
+ * and every module loaded before READY is start-up time.
+ */
+async function startDashboardIfAsked(config: Config, ctx: BotContext, log: Logger): Promise<RunningWebServer | null> {
+	if (config.webPort === null) return null;
+	return (await import('./start-web.js')).startDashboard(config, ctx, log);
 }
