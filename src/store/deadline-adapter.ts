@@ -1,11 +1,14 @@
 import { EventEmitter } from 'node:events';
 import type { KeyvStoreAdapter, StoredData } from 'keyv';
-import { withDeadline } from './with-deadline.js';
+import { withStoreDeadline } from './with-deadline.js';
 
 /** Every entry of a namespace as [store key, stored value], each page bound by the deadline. */
 export type EntryIterator = (namespace: string | undefined) => AsyncGenerator<[string, string]>;
 
-/** Gives every call of a Keyv store adapter a deadline; everything else is the wrapped adapter's. */
+/**
+ * Gives every call of a Keyv store adapter a deadline, and makes any failure of it StorageUnavailableError; everything
+ * else is the wrapped adapter's.
+ */
 export class DeadlineStore extends EventEmitter implements KeyvStoreAdapter {
 	readonly #inner: KeyvStoreAdapter;
 	readonly #deadlineMs: number;
@@ -72,6 +75,6 @@ export class DeadlineStore extends EventEmitter implements KeyvStoreAdapter {
 	}
 
 	async #bounded<T>(operation: Promise<T>): Promise<T> {
-		return withDeadline(operation, this.#deadlineMs);
+		return withStoreDeadline(operation, this.#deadlineMs);
 	}
 }

@@ -1,6 +1,6 @@
 import { CLAIMS_TABLE, CREATE_CLAIMS_TABLE, TAKE_CLAIM } from './claim-sql.js';
 import type { ClaimBackend, ClaimBackendSettings } from './claim-types.js';
-import { withDeadline } from './with-deadline.js';
+import { withDeadline, withStoreDeadline } from './with-deadline.js';
 import { openPostgresPool } from './postgres-store.js';
 
 const UNIQUE_VIOLATION = '23505';
@@ -10,13 +10,13 @@ export async function openPostgresClaims(storeUrl: string, settings: ClaimBacken
 	const { deadlineMs, now, onError } = settings;
 	const pool = openPostgresPool(storeUrl, { deadlineMs, max: POOL_SIZE, onError });
 	const query = async <Row extends object>(text: string, values: unknown[] = []) =>
-		withDeadline(pool.query<Row & Record<string, unknown>>(text, values), deadlineMs);
+		withStoreDeadline(pool.query<Row & Record<string, unknown>>(text, values), deadlineMs);
 	let table: Promise<unknown> | null = null;
 	// Created on first use as well as now: a database that is down at start must not break claims for good.
 	const ensureTable = async () => {
-		table ??= query(CREATE_CLAIMS_TABLE).catch((error: { code?: string }) => {
+		table ??= query(CREATE_CLAIMS_TABLE).catch((error: { cause?: { code?: string } }) => {
 			// Two processes racing to create the table: the loser sees a unique violation, the table exists.
-			if (error.code === UNIQUE_VIOLATION) return;
+			if (error.cause?.code === UNIQUE_VIOLATION) return;
 			table = null;
 			throw error;
 		});

@@ -1,11 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import sqlite3 from 'sqlite3';
-import { StorageUnavailableError } from '../errors.js';
 import { sqliteFileOf } from '../store-url.js';
 import { CLAIMS_TABLE, CREATE_CLAIMS_TABLE, TAKE_CLAIM } from './claim-sql.js';
 import type { ClaimBackend, ClaimBackendSettings } from './claim-types.js';
-import { withDeadline } from './with-deadline.js';
+import { withStoreDeadline } from './with-deadline.js';
 
 /**
  * Claims in the bot's own SQLite file, so they outlive a restart. They go through `sqlite3`, the library
@@ -17,7 +16,7 @@ export async function openSqliteClaims(storeUrl: string, settings: ClaimBackendS
 	const { deadlineMs, now } = settings;
 	const file = sqliteFileOf(storeUrl);
 	if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-	const db = await bounded(
+	const db = await withStoreDeadline(
 		new Promise<sqlite3.Database>((resolve, reject) => {
 			const opened: sqlite3.Database = new sqlite3.Database(file, (error) => (error ? reject(error) : resolve(opened)));
 		}),
@@ -26,7 +25,7 @@ export async function openSqliteClaims(storeUrl: string, settings: ClaimBackendS
 	// A write waits for another connection's lock at most as long as the whole call may take.
 	db.configure('busyTimeout', deadlineMs);
 	const all = async <Row>(sql: string, ...values: unknown[]) =>
-		bounded(
+		withStoreDeadline(
 			new Promise<Row[]>((resolve, reject) => {
 				db.all<Row>(sql, values, (error, rows) => (error ? reject(error) : resolve(rows)));
 			}),
@@ -53,7 +52,7 @@ export async function openSqliteClaims(storeUrl: string, settings: ClaimBackendS
 			return { claimed: false, retryAfterMs: Math.max(0, expiresAt - at) };
 		},
 		close: async () => {
-			closed ??= bounded(
+			closed ??= withStoreDeadline(
 				new Promise<void>((resolve, reject) => {
 					db.close((error) => (error ? reject(error) : resolve()));
 				}),
@@ -62,12 +61,4 @@ export async function openSqliteClaims(storeUrl: string, settings: ClaimBackendS
 			await closed;
 		},
 	};
-}
-
-async function bounded<T>(operation: Promise<T>, deadlineMs: number): Promise<T> {
-	try {
-		return await withDeadline(operation, deadlineMs);
-	} catch (error) {
-		throw error instanceof StorageUnavailableError ? error : new StorageUnavailableError({ cause: error });
-	}
 }

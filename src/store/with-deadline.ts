@@ -36,6 +36,23 @@ export async function withDeadline<T>(operation: Promise<T>, deadlineMs: number,
 	}
 }
 
+/**
+ * withDeadline for a store call: every failure becomes StorageUnavailableError (the cause kept), so a driver's own
+ * error (PostgreSQL's query or connection timeout, which can fire just before the deadline; a refused connection)
+ * reads to the member as "storage unavailable", never as an unexpected failure.
+ */
+export async function withStoreDeadline<T>(
+	operation: Promise<T>,
+	deadlineMs: number,
+	onTimeout?: () => void,
+): Promise<T> {
+	try {
+		return await withDeadline(operation, deadlineMs, onTimeout);
+	} catch (error) {
+		throw error instanceof StorageUnavailableError ? error : new StorageUnavailableError({ cause: error });
+	}
+}
+
 /** How long an operation may wait while the store is already missing its deadlines. */
 export const OUTAGE_DEADLINE_MS = 1000;
 
