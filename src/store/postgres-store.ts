@@ -19,6 +19,8 @@ export interface PostgresPoolOptions {
 	onError: (error: unknown) => void;
 }
 
+const DRIVER_TIMEOUT_MARGIN_MS = 250;
+
 /**
  * A pool we own, unlike @keyv/postgres's hidden module-level one: pg-pool re-emits an idle connection's
  * failure as 'error', which kills the process when nothing listens.
@@ -28,10 +30,12 @@ export function openPostgresPool(uri: string, options: PostgresPoolOptions): Poo
 		connectionString: uri,
 		// Names our connections in pg_stat_activity unless the URI sets application_name itself.
 		fallback_application_name: 'adstats-discord-bot',
-		connectionTimeoutMillis: options.deadlineMs,
+		// pg's own timeouts come just after the store deadline, so that the deadline (which also shortens the next
+		// calls during an outage) is what a member's command meets; pg's still end the connection.
+		connectionTimeoutMillis: options.deadlineMs + DRIVER_TIMEOUT_MARGIN_MS,
 		// A query that misses it ends its connection (pg-pool discards a client released with an error),
 		// so a server that stopped answering costs nothing once it answers again.
-		query_timeout: options.deadlineMs,
+		query_timeout: options.deadlineMs + DRIVER_TIMEOUT_MARGIN_MS,
 		max: options.max,
 	});
 	pool.on('error', options.onError);

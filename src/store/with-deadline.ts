@@ -76,7 +76,8 @@ export class StoreDeadline {
 			return result;
 		} catch (error) {
 			if (error instanceof StorageUnavailableError && error.cause instanceof StoreDeadlineError) this.#missing = true;
-			throw error;
+			// The driver's own failures too (a refused connection, its own timeout): the member reads "storage unavailable".
+			throw error instanceof StorageUnavailableError ? error : new StorageUnavailableError({ cause: error });
 		}
 	}
 }

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import type { KeyvStoreAdapter } from 'keyv';
 import { StorageUnavailableError } from '../../src/errors.js';
 import { DeadlineStore } from '../../src/store/deadline-adapter.js';
+import { openStores } from '../../src/store/open-stores.js';
 import { openPostgresClaims } from '../../src/store/postgres-claims.js';
 import { StoreDeadlineError } from '../../src/store/with-deadline.js';
 
@@ -47,12 +48,29 @@ test('a deadline missed is still told apart from a driver error', async () => {
 	);
 });
 
-test('PostgreSQL claims on a server that refuses connections fail as storage unavailable', async () => {
-	// A port that was just listening and is closed: nothing answers there.
+/** A port that was just listening and is closed: nothing answers there. */
+async function closedPort(): Promise<number> {
 	const server = createServer();
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;
 	await new Promise<void>((resolve) => server.close(() => resolve()));
+	return port;
+}
+
+test('PostgreSQL stores on a server that refuses connections fail as storage unavailable', async () => {
+	const stores = await openStores(`postgres://127.0.0.1:${await closedPort()}/test`, { deadlineMs: 2000 });
+	try {
+		await assert.rejects(
+			stores.links.get('key'),
+			(error: unknown) => error instanceof StorageUnavailableError && !(error.cause instanceof StoreDeadlineError),
+		);
+	} finally {
+		await stores.close();
+	}
+});
+
+test('PostgreSQL claims on a server that refuses connections fail as storage unavailable', async () => {
+	const port = await closedPort();
 	const claims = await openPostgresClaims(`postgres://127.0.0.1:${port}/test`, {
 		deadlineMs: 2000,
 		now: Date.now,
