@@ -1,5 +1,5 @@
 import { countEntries, listEntries } from './list-entries.js';
-import { DATA_NAMESPACES } from './namespaces.js';
+import { DATA_NAMESPACES, WEB_NAMESPACE } from './namespaces.js';
 import type { DataNamespaceName } from './namespaces.js';
 import type { Stores } from './open-stores.js';
 
@@ -14,9 +14,16 @@ export interface MigrateResult {
 }
 
 /**
- * Copies links, history, reports, settings and watch (stat channels, alerts) verbatim (values as stored, expiry kept) from `source`
- * to `target`; the cache is left behind, it refills. Only the target is written, each entry under its
- * own key, so a repeat run duplicates nothing and an interrupted one is finished by running it again.
+ * Copied as well, but not counted: the dashboard's public links must survive a move, while its sessions and login
+ * states (copied with them, expiry kept) expire on their own, so their number may change between the two counts.
+ */
+const ALSO_COPIED = [WEB_NAMESPACE] as const;
+
+/**
+ * Copies links, history, reports, settings, watch (stat channels, alerts) and the dashboard's entries verbatim
+ * (values as stored, expiry kept) from `source` to `target`; the cache is left behind, it refills. Only the target
+ * is written, each entry under its own key, so a repeat run duplicates nothing and an interrupted one is finished
+ * by running it again.
  */
 export async function migrateStore(
 	source: Stores,
@@ -24,7 +31,7 @@ export async function migrateStore(
 	progress: (copied: number) => void = () => undefined,
 ): Promise<MigrateResult> {
 	let copied = 0;
-	for (const name of DATA_NAMESPACES) {
+	for (const name of [...DATA_NAMESPACES, ...ALSO_COPIED]) {
 		for await (const entry of listEntries(source, name)) {
 			await target.backend.writeRaw(target.namespace(name), entry);
 			copied += 1;

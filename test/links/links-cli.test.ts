@@ -9,6 +9,7 @@ import pg from 'pg';
 import { createLinkStore } from '../../src/links/link-store.js';
 import { openStores } from '../../src/store/open-stores.js';
 import type { Stores } from '../../src/store/open-stores.js';
+import { createWebStore } from '../../src/web/sessions.js';
 import { POSTGRES_URL, REDIS_URL, postgresBackend, redisBackend } from './backends.js';
 
 const CLI = new URL('../../src/links/links-cli.ts', import.meta.url).pathname;
@@ -56,6 +57,8 @@ const dir = mkdtempSync(join(tmpdir(), 'links-cli-'));
 const file = join(dir, 'bot.sqlite');
 const sqliteUrl = `sqlite://${file}`;
 const hex = (secret: Buffer) => secret.toString('hex');
+/** The public link a community manager turned on for server 900 before the move. */
+let publicToken = '';
 
 const linkStoreOn = (stores: Stores, secret: Buffer, previousSecret: Buffer | null = null) =>
 	createLinkStore({ keyv: stores.links, secret, previousSecret, verifyKey: async () => ({ accountName: 'acme' }) });
@@ -71,6 +74,7 @@ before(async () => {
 	await stores.reports.set('report:1', { guild: '900' });
 	await stores.settings.set('guild:900', { language: 'de' });
 	await stores.cache.set('stats:x', { not: 'migrated' });
+	publicToken = await createWebStore(stores.web).enablePublic('900');
 	await stores.close();
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -206,7 +210,7 @@ for (const target of targets) {
 			assert.equal(counts[`source ${name}`], value, `source ${name}`);
 			assert.equal(counts[`target ${name}`], value, `target ${name}`);
 		}
-		assert.equal(counts.copied, 7);
+		assert.equal(counts.copied, 9, "seven entries and the dashboard's public link (by token and by server)");
 		assertNoKey(first);
 
 		const again = await links(['migrate', `--to=${url}`], env);
@@ -223,6 +227,11 @@ for (const target of targets) {
 		assert.deepEqual(await stores.settings.get('guild:900'), { language: 'de' });
 		assert.deepEqual(await stores.history.get('account:other'), { samples: [3] });
 		assert.equal(await stores.cache.get('stats:x'), undefined, 'the cache is not migrated');
+		assert.equal(
+			await createWebStore(stores.web).guildOfPublicToken(publicToken),
+			'900',
+			'the public link still opens',
+		);
 
 		// A target that holds more than the source fails the verification.
 		await stores.reports.set('report:extra', { guild: '1' });
