@@ -9,7 +9,7 @@ export const WEB_NAMESPACE = 'web';
 /** Stat channels and alerts (src/watch), with each one's state. */
 export const WATCH_NAMESPACE = 'watch';
 
-/** What a store holds that cannot be fetched again; `links migrate` copies these and nothing else. */
+/** What a store holds that cannot be fetched again; `links migrate` copies and counts these (and copies `web`). */
 export const DATA_NAMESPACES = [
 	LINKS_NAMESPACE,
 	HISTORY_NAMESPACE,
