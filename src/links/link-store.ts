@@ -1,13 +1,14 @@
 import type Keyv from 'keyv';
 import type { StatsClient } from '../stats-api/client.js';
 import { FeatureUnavailableError } from '../errors.js';
-import { RelinkNeededError, StorageUnavailableError } from '../errors.js';
+import { RelinkNeededError } from '../errors.js';
 import { serverLinkKey, userLinkKey } from './link-keys.js';
 import { createKeyring, infoOf, isReadable, openRecord, parseRecord, sealRecord } from './link-record.js';
 import type { LinkRecord } from './link-record.js';
 import { resealIfUnchanged } from './reseal-record.js';
 import type { LinkedKey, LinkInfo, LinkStatus, LinkStore } from './link-model.js';
 import { validateApiKey } from './validate-key.js';
+import { asStorageUnavailable } from '../store/with-deadline.js';
 
 export interface LinkStoreOptions {
 	/** Keyv on the `links` namespace (see openStores). */
@@ -33,7 +34,7 @@ export function createLinkStore(options: LinkStoreOptions): LinkStore {
 		try {
 			return await operation();
 		} catch (error) {
-			throw error instanceof StorageUnavailableError ? error : new StorageUnavailableError({ cause: error });
+			throw asStorageUnavailable(error);
 		}
 	};
 

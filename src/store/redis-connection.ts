@@ -91,20 +91,16 @@ export async function openRedisConnection(url: string, options: RedisConnectionO
 			if (closed) throw new StorageUnavailableError({ cause: new Error('the store is closed') });
 			const client = current;
 			let sent = false;
-			return deadline
-				.run(
-					(async () => {
-						await ready(client);
-						sent = true;
-						return command(client);
-					})(),
-					() => {
-						if (sent) abandon(client);
-					},
-				)
-				.catch((error: unknown) => {
-					throw error instanceof StorageUnavailableError ? error : new StorageUnavailableError({ cause: error });
-				});
+			return deadline.run(
+				(async () => {
+					await ready(client);
+					sent = true;
+					return command(client);
+				})(),
+				() => {
+					if (sent) abandon(client);
+				},
+			);
 		},
 		close: async () => {
 			if (closed) return;

@@ -49,8 +49,13 @@ export async function withStoreDeadline<T>(
 	try {
 		return await withDeadline(operation, deadlineMs, onTimeout);
 	} catch (error) {
-		throw error instanceof StorageUnavailableError ? error : new StorageUnavailableError({ cause: error });
+		throw asStorageUnavailable(error);
 	}
+}
+
+/** Any failure of a store call as what the member is told: StorageUnavailableError, the failure kept as its cause. */
+export function asStorageUnavailable(error: unknown): StorageUnavailableError {
+	return error instanceof StorageUnavailableError ? error : new StorageUnavailableError({ cause: error });
 }
 
 /** How long an operation may wait while the store is already missing its deadlines. */
@@ -77,7 +82,7 @@ export class StoreDeadline {
 		} catch (error) {
 			if (error instanceof StorageUnavailableError && error.cause instanceof StoreDeadlineError) this.#missing = true;
 			// The driver's own failures too (a refused connection, its own timeout): the member reads "storage unavailable".
-			throw error instanceof StorageUnavailableError ? error : new StorageUnavailableError({ cause: error });
+			throw asStorageUnavailable(error);
 		}
 	}
 }

@@ -1,7 +1,7 @@
 import type Keyv from 'keyv';
-import { StorageUnavailableError } from '../errors.js';
 import type { WithLock } from '../store/locks.js';
 import { listEntries } from '../store/list-entries.js';
+import { asStorageUnavailable } from '../store/with-deadline.js';
 import { WATCH_NAMESPACE } from '../store/namespaces.js';
 import { RENAME_WINDOW_MS } from './rename-budget.js';
 import type { Stores } from '../store/open-stores.js';
@@ -59,7 +59,7 @@ export function createWatchStore(stores: Pick<Stores, 'watch' | 'backend' | 'nam
 		try {
 			return await operation();
 		} catch (error) {
-			throw error instanceof StorageUnavailableError ? error : new StorageUnavailableError({ cause: error });
+			throw asStorageUnavailable(error);
 		}
 	};
 
