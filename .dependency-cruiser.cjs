@@ -93,6 +93,14 @@ module.exports = {
 			to: { path: '(^|/)better-sqlite3(/|$)' },
 		},
 		{
+			name: 'bot-does-not-build-command-definitions',
+			severity: 'error',
+			comment:
+				'Building the definitions costs 24 ms of start-up; only registration and the doctor need them. Handlers name their command instead.',
+			from: { path: '^(src/(?!app/(register-cli\\.ts|doctor/))|commands/(?!definitions/))' },
+			to: { path: '^commands/definitions/' },
+		},
+		{
 			name: 'product-does-not-import-tests',
 			severity: 'error',
 			from: { path: '^(src|commands|sandbox)/' },

@@ -1,13 +1,14 @@
 // The memory and start-up figures: the bot and a default-cache discord.js client, each in its own
-// process with --expose-gc, fed the same guilds by the Discord stand-in in this process.
+// process with --expose-gc, fed the same guilds by the Discord stand-in in this process. The bot runs from
+// the bundle `npm start` runs, built first from the source as it is now.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startDiscordSandbox } from '../sandbox/index.js';
+import { buildBundle } from '../scripts/build.mjs';
 import type { BenchFigure } from './figures.js';
 import { percentile } from './percentile.js';
 
-const CHILD = fileURLToPath(new URL('./bot-child.ts', import.meta.url));
-const TSX = import.meta.resolve('tsx');
+const CHILD = fileURLToPath(new URL('./bot-child.mjs', import.meta.url));
 
 interface ChildFigures {
 	readyMs: number;
@@ -18,7 +19,7 @@ interface ChildFigures {
 
 function runChild(mode: 'bot' | 'plain', apiUrl: string, token: string): Promise<ChildFigures> {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, ['--expose-gc', '--import', TSX, CHILD, mode, apiUrl, token], {
+		const child = spawn(process.execPath, ['--expose-gc', CHILD, mode, apiUrl, token], {
 			env: { ...process.env, BENCH_STARTED_AT: String(Date.now()) },
 			stdio: ['ignore', 'pipe', 'inherit'],
 		});
@@ -39,6 +40,7 @@ const STARTS = 3;
 export async function runProcessBench(options: { guilds?: number } = {}): Promise<BenchFigure[]> {
 	const guildCount = options.guilds ?? 2500;
 	const figures: BenchFigure[] = [];
+	await buildBundle();
 
 	const big = await startDiscordSandbox({ guildCount, channelsPerGuild: 20, rolesPerGuild: 16, membersPerGuild: 5 });
 	try {

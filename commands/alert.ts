@@ -19,7 +19,8 @@ import {
 } from '../src/watch/watch-record.js';
 import { requireChannelPermissions, requireManageServer, requireServerKey } from './watch-checks.js';
 
-export { definition } from './definitions/alert.js';
+/** The slash command this module answers: the name its definition registers (test/commands/definitions.test.ts). */
+export const name = 'alert';
 
 const COMMAND = 'alert';
 const TEXT_CHANNEL_TYPES: readonly number[] = [0, 5];

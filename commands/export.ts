@@ -9,7 +9,8 @@ import { privateLocale } from '../src/stats/public-locale.js';
 import { requireScopeAllowed, settingsOf } from '../src/settings/stats-access.js';
 import { parseStatsRequest } from '../src/stats/request.js';
 
-export { definition } from './definitions/export.js';
+/** The slash command this module answers: the name its definition registers (test/commands/definitions.test.ts). */
+export const name = 'export';
 
 /** The daily figures as a CSV file, for the member only; the header stays English because programs read it. */
 export async function execute(interaction: CommandInteraction, ctx: BotContext): Promise<void> {

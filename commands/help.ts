@@ -1,7 +1,8 @@
 import { memberTranslator } from '../src/i18n/index.js';
 import type { CommandInteraction } from '../src/discord/interaction.js';
 
-export { definition } from './definitions/help.js';
+/** The slash command this module answers: the name its definition registers (test/commands/definitions.test.ts). */
+export const name = 'help';
 
 export async function execute(interaction: CommandInteraction): Promise<void> {
 	await interaction.reply({ content: memberTranslator(interaction)('help.text') }, 'private');

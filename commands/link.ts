@@ -6,7 +6,8 @@ import { linkConfirmation } from '../src/discord/link-replies.js';
 import { memberTranslator } from '../src/i18n/index.js';
 import type { CommandInteraction, ModalInteraction } from '../src/discord/interaction.js';
 
-export { definition } from './definitions/link.js';
+/** The slash command this module answers: the name its definition registers (test/commands/definitions.test.ts). */
+export const name = 'link';
 
 export async function execute(interaction: CommandInteraction, ctx: BotContext): Promise<void> {
 	if (await replyIfCoolingDown(interaction, ctx, 'link')) return;

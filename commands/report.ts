@@ -28,7 +28,8 @@ import { auditTime, postAudit } from '../src/settings/audit.js';
 import { serverLanguage } from '../src/settings/language.js';
 import { claimLock } from '../src/store/locks.js';
 
-export { definition } from './definitions/report.js';
+/** The slash command this module answers: the name its definition registers (test/commands/definitions.test.ts). */
+export const name = 'report';
 
 const DEFAULT_HOUR = 9;
 const DEFAULT_TIMEZONE = 'UTC';

@@ -12,7 +12,8 @@ import { sanitizeAccountName } from '../src/render/embed.js';
 import { auditTime, postAudit } from '../src/settings/audit.js';
 import { forgetHistoryAfterUnlink } from '../src/stats/forget-history.js';
 
-export { definition } from './definitions/server-key.js';
+/** The slash command this module answers: the name its definition registers (test/commands/definitions.test.ts). */
+export const name = 'server-key';
 
 export async function execute(interaction: CommandInteraction, ctx: BotContext): Promise<void> {
 	const guildId = requireManageServer(interaction);

@@ -11,7 +11,8 @@ import { describeChanges, describeSettings } from '../src/settings/describe-sett
 import { serverLanguage } from '../src/settings/language.js';
 import { readSettingsChange } from '../src/settings/read-options.js';
 
-export { definition } from './definitions/settings.js';
+/** The slash command this module answers: the name its definition registers (test/commands/definitions.test.ts). */
+export const name = 'settings';
 
 /** A reset confirmation older than this asks to run `/settings reset` again. */
 const CONFIRMATION_TTL_MS = 10 * 60_000;

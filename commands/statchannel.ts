@@ -15,7 +15,8 @@ import {
 } from '../src/watch/watch-record.js';
 import { channelIdOf, requireChannelPermissions, requireManageServer, requireServerKey } from './watch-checks.js';
 
-export { definition } from './definitions/statchannel.js';
+/** The slash command this module answers: the name its definition registers (test/commands/definitions.test.ts). */
+export const name = 'statchannel';
 
 const COMMAND = 'statchannel';
 /** Voice, category and stage channels: their names show in everyone's sidebar and take no messages. */

@@ -15,7 +15,8 @@ import { showStats, type StatsDeps } from '../src/stats/show-stats.js';
 import { withUserKeyRead } from '../src/stats/resolve-key.js';
 import type { StatsReply } from '../src/stats/stats-reply.js';
 
-export { definition } from './definitions/stats.js';
+/** The slash command this module answers: the name its definition registers (test/commands/definitions.test.ts). */
+export const name = 'stats';
 
 export async function execute(interaction: CommandInteraction, ctx: BotContext): Promise<void> {
 	// Checked once, before any store is read: a wrong option is answered at once.

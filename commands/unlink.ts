@@ -3,7 +3,8 @@ import { memberTranslator } from '../src/i18n/index.js';
 import type { CommandInteraction } from '../src/discord/interaction.js';
 import { forgetHistoryAfterUnlink } from '../src/stats/forget-history.js';
 
-export { definition } from './definitions/unlink.js';
+/** The slash command this module answers: the name its definition registers (test/commands/definitions.test.ts). */
+export const name = 'unlink';
 
 export async function execute(interaction: CommandInteraction, ctx: BotContext): Promise<void> {
 	await interaction.defer('private');

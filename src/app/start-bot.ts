@@ -1,4 +1,4 @@
-import { API } from '@discordjs/core/http-only';
+import { API } from '../discord/core-api.js';
 import { createInteractionRest } from '../discord/bot-rest.js';
 import type { Client } from 'discord.js';
 import type { DestinationStream } from 'pino';
@@ -19,7 +19,7 @@ import { childMetricsPort } from './manager-metrics.js';
 import { answerSnapshotRequests } from '../metrics/index.js';
 import { openBotServices, type BotServices } from './services.js';
 import type { RunningWebServer } from '../web/server.js';
-import { preloadZod } from '../lazy-zod.js';
+import { preloadLazyPackages } from '../lazy-packages.js';
 import { assignedShards, processIndex, resolveShardCount } from '../discord/shard-plan.js';
 
 /** Replies in flight get this long to finish on shutdown; Discord's 3 s window is long gone after it. */
@@ -60,26 +60,7 @@ export async function startBot(config: Config, options: StartOptions = {}): Prom
 	const shards = options.shards ?? (await planShards(config));
 	// Every line of this process names its shards, the services' included.
 	const log = baseLog.child({ shards: shards.ids });
-	const services = await openBotServices(config, log, { now: options.now });
-	const router = createRouter(commandModules, services.ctx);
-	let client: Client;
-	try {
-		client = await connectGateway({
-			apiUrl: config.discordApiUrl,
-			token: config.discordToken,
-			shards,
-			router,
-			log,
-			onDispatch: (packet) => {
-				// A deleted role or channel that a server setting names falls back to the default.
-				const deleted = deletedResourceOf(packet);
-				if (deleted) void onGuildResourceDeleted(services.ctx, deleted);
-			},
-		});
-	} catch (error) {
-		await services.close();
-		throw error;
-	}
+	const { services, router, client } = await openWhileLoggingIn(config, shards, log, options);
 	log.info({ guilds: client.guilds.cache.size, user: client.user?.tag, shardCount: shards.total }, 'bot ready');
 	const { ctx } = services;
 	const chartsWarmedUp = warmUpCharts(ctx);
@@ -113,6 +94,50 @@ export async function startBot(config: Config, options: StartOptions = {}): Prom
 			await client.destroy();
 		},
 	);
+}
+
+/**
+ * Opens the store and logs in to the gateway at once: both wait on I/O most of the time, so start-up costs the
+ * longer of the two, not their sum. No interaction arrives before READY; one that arrives between READY and the
+ * store being open waits for it. Either failing undoes the other: a store that fails stops the login at once.
+ */
+async function openWhileLoggingIn(
+	config: Config,
+	shards: GatewayShards,
+	log: Logger,
+	options: StartOptions,
+): Promise<{ services: BotServices; router: InteractionRouter; client: Client }> {
+	const opening = openBotServices(config, log, { now: options.now }).then((services) => ({
+		services,
+		router: createRouter(commandModules, services.ctx),
+	}));
+	let opened: { services: BotServices; router: InteractionRouter } | null = null;
+	const storeFailed = new AbortController();
+	opening.then(
+		(value) => (opened = value),
+		(error: unknown) => storeFailed.abort(error),
+	);
+	const whenOpen = (use: (value: { services: BotServices; router: InteractionRouter }) => Promise<void>) =>
+		opened ? use(opened) : opening.then(use, () => undefined);
+	const connecting = connectGateway({
+		apiUrl: config.discordApiUrl,
+		token: config.discordToken,
+		shards,
+		router: { handle: (interaction) => whenOpen(({ router }) => router.handle(interaction)) },
+		log,
+		signal: storeFailed.signal,
+		onDispatch: (packet) => {
+			// A deleted role or channel that a server setting names falls back to the default.
+			const deleted = deletedResourceOf(packet);
+			if (deleted) void whenOpen(({ services }) => onGuildResourceDeleted(services.ctx, deleted));
+		},
+	});
+	const [services, client] = await Promise.allSettled([opening, connecting]);
+	if (services.status === 'fulfilled' && client.status === 'fulfilled')
+		return { ...services.value, client: client.value };
+	if (client.status === 'fulfilled') await client.value.destroy();
+	if (services.status === 'fulfilled') await services.value.services.close();
+	throw services.status === 'rejected' ? services.reason : (client as PromiseRejectedResult).reason;
 }
 
 async function startHttpBot(config: Config, log: Logger, options: StartOptions): Promise<RunningBot> {
@@ -178,7 +203,7 @@ async function startHttpBot(config: Config, log: Logger, options: StartOptions):
  * After READY, not before: start-up does not wait for it.
  */
 function warmUpCharts(ctx: BotContext): Promise<void> {
-	setImmediate(preloadZod);
+	setImmediate(preloadLazyPackages);
 	return ctx.renderer.warmUp?.() ?? Promise.resolve();
 }
 

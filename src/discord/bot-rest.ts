@@ -1,6 +1,15 @@
-import { API } from '@discordjs/core/http-only';
-import { DiscordAPIError, RateLimitError, REST, type RateLimitData } from '@discordjs/rest';
-import { PermissionFlagsBits, Routes, type APIGuildMember, type APIMessage, type APIRole } from 'discord.js';
+import {
+	DiscordAPIError,
+	PermissionFlagsBits,
+	RateLimitError,
+	REST,
+	Routes,
+	type APIGuildMember,
+	type APIMessage,
+	type APIRole,
+	type RateLimitData,
+} from 'discord.js';
+import { API } from './core-api.js';
 import type { Config } from '../config.js';
 import { ChannelRefusedError, RenameRateLimitedError, type ChannelRefusal } from '../errors.js';
 import type { ChannelDescription, GuildApi } from '../guild-api.js';

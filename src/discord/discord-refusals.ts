@@ -1,5 +1,4 @@
-import type { REST } from '@discordjs/rest';
-import { RESTEvents, type Client } from 'discord.js';
+import { RESTEvents, type Client, type REST } from 'discord.js';
 import type { Logger } from '../logger.js';
 
 /** Statuses from Discord that mean the bot is misconfigured (401/403) or too busy (429). */

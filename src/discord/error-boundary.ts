@@ -13,7 +13,7 @@ import type { FacingMessage } from '../i18n/index.js';
 import { MAX_API_KEY_LENGTH, MIN_API_KEY_LENGTH } from '../api-key.js';
 import type { Logger } from '../logger.js';
 import type { RepliableInteraction } from './interaction.js';
-import { DiscordAPIError } from '@discordjs/rest';
+import { DiscordAPIError } from 'discord.js';
 import { AlreadyAcknowledgedError } from './raw-interaction.js';
 import type { InteractionOutcome } from '../metrics/index.js';
 

@@ -1,5 +1,5 @@
 import type { DeletedResource } from '../settings/settings-store.js';
-import { API } from '@discordjs/core/http-only';
+import { API } from './core-api.js';
 import { Events, GatewayDispatchEvents, type APIInteraction, type Client } from 'discord.js';
 import { fromRawInteraction } from './raw-interaction.js';
 import { restResponder } from './responder.js';
@@ -19,8 +19,10 @@ export async function connectGateway(options: {
 	apiUrl: string;
 	token: string;
 	shards: GatewayShards;
-	router: InteractionRouter;
+	router: Pick<InteractionRouter, 'handle'>;
 	log: Logger;
+	/** Aborted: the login stops and this rejects with the signal's reason. */
+	signal?: AbortSignal;
 	/** Other dispatches the bot acts on (a role or channel deleted). */
 	onDispatch?: (packet: { t?: string; d?: unknown }) => void;
 }): Promise<Client> {
@@ -43,25 +45,30 @@ export async function connectGateway(options: {
 	client.on(Events.ShardResume, (shardId) => log.info({ shardId }, 'gateway resumed'));
 	client.on(Events.ShardReady, (shardId) => log.info({ shardId }, 'shard ready'));
 
-	const ready = new Promise<void>((resolve, reject) => {
-		const timer = setTimeout(
-			() => reject(new Error(`Discord did not send READY within ${READY_TIMEOUT_MS / 1000} s`)),
-			READY_TIMEOUT_MS,
-		);
-		client.once(Events.ClientReady, () => {
-			clearTimeout(timer);
-			resolve();
-		});
-	});
-	ready.catch(() => undefined); // a failed login rejects first; this one is awaited below
+	// A timer of its own would outlive a failed login by a minute; AbortSignal.timeout's never holds the process.
+	const readyDeadline = AbortSignal.timeout(READY_TIMEOUT_MS);
+	const stop = options.signal ? AbortSignal.any([options.signal, readyDeadline]) : readyDeadline;
+	const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+	const loggedIn = Promise.all([client.login(options.token), ready]);
+	// Once the race below is settled, a later rejection of the login is expected, not unhandled.
+	loggedIn.catch(() => undefined);
 	try {
-		await client.login(options.token);
-		await ready;
+		await Promise.race([loggedIn, rejectOnAbort(stop)]);
 	} catch (error) {
 		await client.destroy();
+		if (readyDeadline.aborted && !options.signal?.aborted) {
+			throw new Error(`Discord did not send READY within ${READY_TIMEOUT_MS / 1000} s`);
+		}
 		throw error;
 	}
 	return client;
+}
+
+function rejectOnAbort(signal: AbortSignal): Promise<never> {
+	if (signal.aborted) return Promise.reject(signal.reason);
+	return new Promise((_resolve, reject) =>
+		signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
+	);
 }
 
 /** The resource a raw gateway dispatch deletes, or null for any other event. */

@@ -25,7 +25,7 @@ export interface InteractionRouter {
 
 /** The one catch-all: routes by command name or custom id prefix and answers every failure privately. */
 export function createRouter(modules: readonly CommandModule[], ctx: BotContext): InteractionRouter {
-	const byName = new Map(modules.map((module) => [module.definition.name, module]));
+	const byName = new Map(modules.map((module) => [module.name, module]));
 	const inFlight = new InFlight();
 	let draining = false;
 

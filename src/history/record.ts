@@ -1,4 +1,4 @@
-import { zod } from '../lazy-zod.js';
+import { zod } from '../lazy-packages.js';
 import type { StatsSnapshot } from '../stats-api/snapshot.js';
 import { addDays, utcDateOf } from './utc-days.js';
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { zod } from '../lazy-zod.js';
+import { zod } from '../lazy-packages.js';
 import { deriveLinkKey, openApiKey, sealApiKey } from './crypto.js';
 import type { LinkKey } from './crypto.js';
 import { RelinkNeededError } from '../errors.js';

@@ -12,6 +12,8 @@ export interface ChartRendererOptions {
 	threads?: number;
 	/** Local renders allowed to wait for a worker before "chart queue full". */
 	queueLimit?: number;
+	/** Told when a chart worker fails outside any render (local renderer). */
+	onWorkerError?: (error: unknown) => void;
 	/** Told of every chart actually drawn (not the memo's reuses), for metrics. */
 	onRender?: OnChartRender;
 }

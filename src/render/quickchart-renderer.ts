@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { Agent, request } from 'undici';
+import { undici } from '../lazy-packages.js';
 import type { ChartRenderer } from './chart-renderer.js';
 import { isPng } from './png.js';
 
@@ -14,8 +14,9 @@ interface QuickChartClient {
 	setBackgroundColor(color: string): this;
 	getPostData(): Record<string, unknown>;
 }
-// Its bundled declarations resolve to a namespace under NodeNext, hence require.
-const QuickChart = createRequire(import.meta.url)('quickchart-js') as new () => QuickChartClient;
+// Its bundled declarations resolve to a namespace under NodeNext, hence require; called when the renderer is made,
+// so a bot drawing its charts itself never loads it (and its own fetch library).
+const loadQuickChart = () => createRequire(import.meta.url)('quickchart-js') as new () => QuickChartClient;
 
 /** Deadline of one render, connection and download included. */
 export const DEFAULT_QUICKCHART_TIMEOUT_MS = 4000;
@@ -32,6 +33,8 @@ export function createQuickChartRenderer(options: { quickchartUrl: string; timeo
 	// A self-hosted instance may sit under a path prefix.
 	const endpoint = `${options.quickchartUrl.replace(/\/+$/, '')}/chart`;
 	const timeoutMs = options.timeoutMs ?? DEFAULT_QUICKCHART_TIMEOUT_MS;
+	const QuickChart = loadQuickChart();
+	const { Agent, request } = undici();
 	const agent = new Agent({
 		connect: { timeout: Math.min(timeoutMs, 3000) },
 		headersTimeout: timeoutMs,

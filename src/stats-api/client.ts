@@ -4,6 +4,7 @@ import type { CachedSnapshot } from './cache.js';
 import { UpstreamUnreachableError } from '../errors.js';
 import { createStatsAgent, DEFAULT_USER_AGENT, getStats, type AttemptResult } from './http.js';
 import type { StatsResult, StatsSnapshot } from './snapshot.js';
+import type { Agent } from 'undici';
 
 export interface StatsClientOptions {
 	/** `{base_url}` without the `/api/v1/stats` path. */
@@ -66,7 +67,8 @@ const MAX_RECENT_SNAPSHOTS = 1000;
 export function createStatsClient(options: StatsClientOptions): StatsClient {
 	const now = options.now ?? Date.now;
 	const baseUrl = options.baseUrl.replace(/\/+$/, '');
-	const agent = createStatsAgent(options.timeoutMs);
+	// Made with the first call: undici is loaded then (or once the bot is ready), not during start-up.
+	let agent: Agent | null = null;
 	const cache = new SnapshotCache(options.cache, options.cacheSecret);
 	const ttlMs = options.cacheTtlSeconds * 1000;
 	const inFlight = new Map<string, Promise<StatsResult>>();
@@ -84,7 +86,7 @@ export function createStatsClient(options: StatsClientOptions): StatsClient {
 
 	const fetchUpstream = async (apiKey: string): Promise<StatsSnapshot> =>
 		getStats(apiKey, {
-			dispatcher: agent,
+			dispatcher: (agent ??= createStatsAgent(options.timeoutMs)),
 			baseUrl,
 			timeoutMs: options.timeoutMs,
 			userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
@@ -188,6 +190,6 @@ export function createStatsClient(options: StatsClientOptions): StatsClient {
 		get upstreamRequests() {
 			return upstreamRequests;
 		},
-		close: async () => agent.close(),
+		close: async () => agent?.close(),
 	};
 }

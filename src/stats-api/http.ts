@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, request } from 'undici';
-import type { Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import {
 	FeatureUnavailableError,
 	KeyRejectedError,
@@ -10,6 +8,8 @@ import {
 	StatsApiError,
 	UpstreamUnreachableError,
 } from '../errors.js';
+import { undici } from '../lazy-packages.js';
+import { readPackageJson } from '../project-files.js';
 import type { StatsSnapshot } from './snapshot.js';
 import { parseStatsBody } from './validate.js';
 
@@ -21,16 +21,13 @@ const MAX_ERROR_BODY_BYTES = 16 * 1024;
 const RETRY_BUDGET_SHARE = 0.4;
 const RETRYABLE_STATUSES = new Set([502, 503, 504]);
 
-const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-	name: string;
-	version: string;
-};
+const packageJson = readPackageJson();
 /** `adstats-discord-bot/<version>`, both read from package.json. */
 export const DEFAULT_USER_AGENT = `${packageJson.name}/${packageJson.version}`;
 
 /** One keep-alive pool for the stats endpoint; per-phase timeouts stay under the whole-call budget. */
 export function createStatsAgent(timeoutMs: number): Agent {
-	return new Agent({
+	return new (undici().Agent)({
 		keepAliveTimeout: 30_000,
 		connections: 32,
 		connect: { timeout: Math.min(3000, timeoutMs) },
@@ -96,7 +93,7 @@ async function requestOnce(
 ): Promise<Attempt> {
 	let response: Dispatcher.ResponseData;
 	try {
-		response = await request(`${options.baseUrl}/api/v1/stats`, {
+		response = await undici().request(`${options.baseUrl}/api/v1/stats`, {
 			method: 'GET',
 			dispatcher: options.dispatcher,
 			signal,

@@ -1,4 +1,4 @@
-import { zod } from '../lazy-zod.js';
+import { zod } from '../lazy-packages.js';
 import { ProtocolError } from '../errors.js';
 import type { DailySends, StatsSnapshot } from './snapshot.js';
 

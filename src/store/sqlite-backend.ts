@@ -23,18 +23,34 @@ export async function openSqliteBackend(
 ): Promise<StoreBackend> {
 	const { deadlineMs, onError } = options;
 	const file = sqliteFileOf(storeUrl);
-	if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-	// One connection at a time: two connections creating the table and switching a fresh file to WAL
-	// at once can fail with SQLITE_BUSY, which the busy timeout does not cover.
-	const adapters = new Map<string, KeyvSqlite>();
-	for (const namespace of namespaces) {
+	if (file !== ':memory:') createFolderOf(file);
+	// The first connection creates the table and switches a fresh file to WAL alone: two doing it at once can fail
+	// with SQLITE_BUSY, which the busy timeout does not cover. The others then find both done and open together,
+	// which saves start-up a few milliseconds per namespace.
+	const openAdapter = async (): Promise<KeyvSqlite> => {
 		// Waiting for a lock longer than an operation's deadline would only hide the wait.
 		const adapter = new KeyvSqlite({ uri: storeUrl, busyTimeout: deadlineMs });
 		// The adapter reports a failed open both by rejecting and by emitting; the rejection is what we act on.
 		adapter.on('error', () => undefined);
 		await withDeadline(adapter.query('PRAGMA journal_mode = WAL'), deadlineMs);
-		adapters.set(namespace, adapter);
+		return adapter;
+	};
+	const [firstNamespace, ...otherNamespaces] = namespaces;
+	const adapters = new Map<string, KeyvSqlite>();
+	if (firstNamespace !== undefined) adapters.set(firstNamespace, await openAdapter());
+	const others = await Promise.allSettled(otherNamespaces.map(openAdapter));
+	const failed = others.find((result) => result.status === 'rejected');
+	if (failed) {
+		const opened = [
+			...adapters.values(),
+			...others.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : [])),
+		];
+		await Promise.all(opened.map((adapter) => withDeadline(adapter.disconnect(), deadlineMs).catch(() => undefined)));
+		throw failed.reason;
 	}
+	otherNamespaces.forEach((namespace, index) =>
+		adapters.set(namespace, (others[index] as PromiseFulfilledResult<KeyvSqlite>).value),
+	);
 	const keyvs = new Map(
 		[...adapters].map(([namespace, adapter]) => {
 			const iterator = async function* (): AsyncGenerator<[string, string]> {
@@ -69,6 +85,17 @@ export async function openSqliteBackend(
 			await closing;
 		},
 	};
+}
+
+function createFolderOf(file: string): void {
+	try {
+		mkdirSync(dirname(file), { recursive: true });
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+		throw new Error(`cannot create the folder ${dirname(file)} for the SQLite store (${code}): check STORE_URL`, {
+			cause: error,
+		});
+	}
 }
 
 /** Rows whose key starts with `keyPrefix`, that prefix removed, in key order; one bounded query per page. */

@@ -1,5 +1,4 @@
-import { DiscordAPIError, type REST } from '@discordjs/rest';
-import { Routes, type APIGuild, type APIGuildMember } from 'discord.js';
+import { DiscordAPIError, Routes, type APIGuild, type APIGuildMember, type REST } from 'discord.js';
 import { ADMINISTRATOR } from './discord-oauth.js';
 
 /** Roles and guild facts are read again after this long: a member who lost a role is refused within it. */

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from '../project-files.js';
 
 export interface StaticFile {
 	body: Buffer;
 	contentType: string;
 }
 
-const OWN_FOLDER = join(dirname(fileURLToPath(import.meta.url)), 'static');
+const OWN_FOLDER = join(PROJECT_ROOT, 'src', 'web', 'static');
 
 /**
  * The installed chart.js's browser build: its `exports` hide `dist/`, so the folder comes from the package's

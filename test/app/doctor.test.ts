@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { API } from '@discordjs/core/http-only';
+import { API } from '../../src/discord/core-api.js';
 import { PermissionFlagsBits } from 'discord.js';
 import { commandDefinitions } from '../../commands/definitions/index.js';
 import { createBotRest } from '../../src/discord/bot-rest.js';

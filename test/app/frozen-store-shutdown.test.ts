@@ -6,16 +6,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { translator } from '../../src/i18n/index.js';
 import { startDiscordSandbox, type DiscordSandbox } from '../../sandbox/index.js';
 import { sharedStores, uniqueSnowflake, usable } from '../discord/shared-stores.js';
 import { startTcpProxy, type TcpProxy } from '../store/tcp-proxy.js';
 import { registerBotCommands } from './harness.js';
+import { startCommandArgs } from './start-command-line.js';
 
-const MAIN = fileURLToPath(new URL('../../src/app/main.ts', import.meta.url));
-const TSX = import.meta.resolve('tsx');
 const en = translator('en-US');
 
 for (const store of await sharedStores()) {
@@ -38,7 +36,7 @@ for (const store of await sharedStores()) {
 		});
 
 		it('answers "storage unavailable" within 8 s and exits within 15 s of SIGTERM', { timeout: 90_000 }, async () => {
-			const child = spawn(process.execPath, ['--import', TSX, MAIN], {
+			const child = spawn(process.execPath, startCommandArgs(), {
 				cwd: dir,
 				env: {
 					PATH: process.env.PATH ?? '',

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,16 +12,16 @@ import { translator } from '../../src/i18n/index.js';
 
 const en = translator('en-US');
 import { registerBotCommands } from './harness.js';
+import { startCommandArgs } from './start-command-line.js';
 import { startDiscordSandbox, type DiscordSandbox } from '../../sandbox/index.js';
 import { startSwitchableUpstream, type SwitchableUpstream } from '../commands/switchable-upstream.js';
 
-const MAIN = fileURLToPath(new URL('../../src/app/main.ts', import.meta.url));
 const REGISTER = fileURLToPath(new URL('../../src/app/register-cli.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');
 
-/** Runs an entry point (`npm start`'s by default) in a directory without a .env, with exactly `env`. */
-function startBotProcess(env: Record<string, string>, cwd: string, entry = MAIN) {
-	const child = spawn(process.execPath, ['--import', TSX, entry], {
+/** Runs `npm start`'s command (or other arguments after `node`) in a directory without a .env, with exactly `env`. */
+function startBotProcess(env: Record<string, string>, cwd: string, args = startCommandArgs()) {
+	const child = spawn(process.execPath, args, {
 		cwd,
 		env: { PATH: process.env.PATH ?? '', ...env },
 		stdio: ['ignore', 'pipe', 'pipe'],
@@ -61,6 +62,58 @@ describe('the bot process', () => {
 		]);
 	});
 
+	it('a store that cannot open at start stops the login beside it: exit 1 at once, naming the folder', async () => {
+		// A SQLite file under a regular file: its folder can never be created.
+		const blocker = join(dir, 'a-file');
+		writeFileSync(blocker, '');
+		// A Discord that accepts connections and never answers: the login would wait for it for good.
+		const silent = createServer(() => undefined);
+		await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+		const started = Date.now();
+		const bot = startBotProcess(
+			{
+				DISCORD_TOKEN: sandbox.token,
+				DISCORD_API_URL: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/api`,
+				STATS_API_BASE_URL: upstream.url,
+				STORE_URL: `sqlite://${join(blocker, 'bot.sqlite')}`,
+				LINK_SECRET: randomBytes(32).toString('hex'),
+				SHARD_COUNT: '1',
+				CHART_RENDERER: 'none',
+				HISTORY_SAMPLING: 'off',
+			},
+			dir,
+		);
+		try {
+			assert.equal(await bot.exited, 1, bot.output().stderr);
+		} finally {
+			silent.close();
+		}
+		assert.ok(Date.now() - started < 5000, 'not held up by the login');
+		assert.equal(
+			bot.output().stderr.trim(),
+			`Start-up failed: cannot create the folder ${blocker} for the SQLite store (EEXIST): check STORE_URL`,
+		);
+	});
+
+	it('a token Discord refuses closes the store opened beside the login: exit 1, naming the token', async () => {
+		const bot = startBotProcess(
+			{
+				DISCORD_TOKEN: 'not-the-bot-token',
+				DISCORD_API_URL: sandbox.apiUrl,
+				STATS_API_BASE_URL: upstream.url,
+				STORE_URL: `sqlite://${join(dir, 'refused-token.sqlite')}`,
+				LINK_SECRET: randomBytes(32).toString('hex'),
+				SHARD_COUNT: '1',
+				CHART_RENDERER: 'none',
+				HISTORY_SAMPLING: 'off',
+			},
+			dir,
+		);
+		assert.equal(await bot.exited, 1, bot.output().stderr);
+		assert.match(bot.output().stderr, /^Start-up failed: .*token/imu);
+		assert.ok(!bot.output().stderr.includes('not-the-bot-token'));
+	});
+
 	it('npm run register overwrites the dev guild commands idempotently', async () => {
 		const guildId = sandbox.guildIds[0]!;
 		const env = {
@@ -69,7 +122,7 @@ describe('the bot process', () => {
 			DISCORD_API_URL: sandbox.apiUrl,
 			DISCORD_DEV_GUILD_ID: guildId,
 		};
-		const first = startBotProcess(env, dir, REGISTER);
+		const first = startBotProcess(env, dir, ['--import', TSX, REGISTER]);
 		assert.equal(await first.exited, 0, first.output().stderr);
 		assert.match(
 			first.output().stdout,
@@ -77,7 +130,7 @@ describe('the bot process', () => {
 		);
 		const ids = sandbox.registeredCommands(guildId).map((command) => command.id);
 		assert.equal(ids.length, commandDefinitions.length);
-		const second = startBotProcess(env, dir, REGISTER);
+		const second = startBotProcess(env, dir, ['--import', TSX, REGISTER]);
 		assert.equal(await second.exited, 0);
 		assert.deepEqual(
 			sandbox.registeredCommands(guildId).map((command) => command.id),

@@ -5,20 +5,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { startDiscordSandbox, type DiscordSandbox } from '../../sandbox/index.js';
 import { registerBotCommands } from './harness.js';
+import { startCommandArgs } from './start-command-line.js';
 import { sharedStores, usable } from '../discord/shared-stores.js';
 import { parsePrometheusText } from '../metrics/prometheus-text.js';
 
-const MAIN = fileURLToPath(new URL('../../src/app/main.ts', import.meta.url));
-const TSX = import.meta.resolve('tsx');
 const STOP_MS = 15_000;
 
 /** `npm start`'s command in a directory without a .env, with exactly `env`. */
 function startMain(env: Record<string, string>, cwd: string) {
-	const child = spawn(process.execPath, ['--disable-warning=UnsupportedCacheOverwriteWarning', '--import', TSX, MAIN], {
+	const child = spawn(process.execPath, startCommandArgs(), {
 		cwd,
 		env: { PATH: process.env.PATH ?? '', ...env },
 		stdio: ['ignore', 'pipe', 'pipe'],
@@ -96,7 +94,10 @@ if (usable(redis, 'npm start with several processes and in HTTP mode')) {
 				const byProcess = [0, 1].map((shard) => sandbox.guildIds.filter((id) => sandbox.shardOf(id, 2) === shard));
 				for (const guildId of [byProcess[0]![0]!, byProcess[0]![1]!, byProcess[1]![0]!]) {
 					const handle = sandbox.dispatchCommand({ name: 'help', guildId });
-					assert.match((await handle.finalMessage()).content, /\/stats/);
+					const answer = await handle.finalMessage().catch((error: unknown) => {
+						throw new Error(`${String(error)}; the bot's output:\n${bot.output()}`);
+					});
+					assert.match(answer.content, /\/stats/);
 					assert.equal(handle.callbackAttempts, 1);
 				}
 				const pids = [...bot.output().matchAll(/"pid":(\d+)/g)].map((match) => Number(match[1]));

@@ -72,7 +72,7 @@ describe('the two command lists', () => {
 		// commands/index.ts loads handler code; registration must not, so the definitions keep a list of their own.
 		const { commandModules } = await import('../../commands/index.js');
 		assert.deepEqual(
-			commandModules.map((module) => module.definition.name),
+			commandModules.map((module) => module.name),
 			commandDefinitions.map((definition) => definition.name),
 		);
 	});

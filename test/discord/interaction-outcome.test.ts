@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DiscordAPIError } from '@discordjs/rest';
+import { DiscordAPIError } from 'discord.js';
 import { interactionOutcomeOf } from '../../src/discord/error-boundary.js';
 import { AlreadyAcknowledgedError } from '../../src/discord/raw-interaction.js';
 import { UserFacingError } from '../../src/errors.js';

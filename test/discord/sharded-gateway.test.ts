@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,6 +14,7 @@ import { createLogger } from '../../src/logger.js';
 import { openStores } from '../../src/store/open-stores.js';
 import { startDiscordSandbox, type DiscordSandbox, type InteractionHandle } from '../../sandbox/index.js';
 import { registerBotCommands } from '../app/harness.js';
+import { BUNDLED_MAIN } from '../app/start-command-line.js';
 import { startCountingService, type CountingService } from './counting-service.js';
 import { sharedStores, uniqueSnowflake, usable } from './shared-stores.js';
 
@@ -83,10 +83,10 @@ for (const store of await sharedStores()) {
 				totalShards,
 				processes: PROCESSES,
 				token: config.discordToken,
-				file: fileURLToPath(new URL('../../src/app/main.ts', import.meta.url)),
+				file: BUNDLED_MAIN,
 				log: createLogger('info', lineSink(managerLines)),
 				env,
-				execArgv: ['--disable-warning=UnsupportedCacheOverwriteWarning', '--import', 'tsx'],
+				execArgv: [],
 				spawnDelayMs: 0,
 				onChildOutput: (child, line) => childLines.push({ child, line }),
 			});

@@ -92,6 +92,19 @@ const PLANTED: { file: string; source: string; broken: string[] }[] = [
 		source: "import Database from 'better-sqlite3';\nexport const db = Database;\n",
 		broken: [],
 	},
+	// The bot names its commands; only registration and the doctor build their definitions.
+	{
+		file: 'commands/uses-definitions.ts',
+		source: importing('./definitions/stats.js'),
+		broken: ['bot-does-not-build-command-definitions'],
+	},
+	{
+		file: 'src/app/uses-definitions.ts',
+		source: importing('../../commands/definitions/index.js'),
+		broken: ['bot-does-not-build-command-definitions'],
+	},
+	{ file: 'src/app/register-cli.ts', source: importing('../../commands/definitions/index.js'), broken: [] },
+	{ file: 'src/app/doctor/discord-checks.ts', source: importing('../../../commands/definitions/index.js'), broken: [] },
 	// Down the layers: allowed.
 	{ file: 'commands/stats.ts', source: importing('../src/stats/show.js'), broken: [] },
 	{ file: 'src/stats/show.ts', source: importing('../history/record.js'), broken: [] },
@@ -102,6 +115,8 @@ const LEAVES = [
 	'src/links/model.ts',
 	'src/app/services.ts',
 	'src/reports/store.ts',
+	'commands/definitions/index.ts',
+	'commands/definitions/stats.ts',
 ];
 
 test('each import rule fails on its planted import, and imports down the layers pass', async () => {

@@ -67,3 +67,31 @@ test('warmUp after close, or cut short by close, resolves and starts nothing', a
 test('renderers with nothing to prepare have no warm-up', () => {
 	assert.equal(createChartRenderer('none', { quickchartUrl: 'http://127.0.0.1:9' }).warmUp, undefined);
 });
+
+test('a worker that cannot start fails the renders and is reported, and the process lives on', async () => {
+	const reported: unknown[] = [];
+	const renderer = createPooledRenderer({
+		threads: 1,
+		workerFile: new URL('./no-such-worker.js', import.meta.url).href,
+		onWorkerError: (error) => reported.push(error),
+	});
+	try {
+		await renderer.warmUp!();
+		const built = chart([1, 2, 3]);
+		const render = () => renderer.render(built.config, SIZE, { background: built.background });
+		// A render queued before the failure is known is rejected with the pool it waited in.
+		await assert.rejects(render());
+		// piscina's 'error' event, which without a listener would have ended this process.
+		const deadline = Date.now() + 5000;
+		while (reported.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+		assert.equal(reported.length, 1);
+		assert.match(String((reported[0] as Error).message), /no-such-worker/u);
+		// Until a new worker is tried, a render fails at once with the worker's own error, reported no more.
+		const started = performance.now();
+		await assert.rejects(render(), { code: 'ERR_MODULE_NOT_FOUND' });
+		assert.ok(performance.now() - started < 50);
+		assert.equal(reported.length, 1);
+	} finally {
+		await renderer.close();
+	}
+});

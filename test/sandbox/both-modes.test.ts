@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { REST } from '@discordjs/rest';
-import { AttachmentBuilder, EmbedBuilder, MessageFlags, Routes } from 'discord.js';
+import { AttachmentBuilder, EmbedBuilder, MessageFlags, REST, Routes } from 'discord.js';
 import { startDiscordSandbox } from '../../sandbox/index.js';
 import type { DiscordSandbox, InteractionHandle } from '../../sandbox/index.js';
 import { startHttpTestBot } from './http-test-bot.js';

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { after, before, beforeEach, test } from 'node:test';
-import { RateLimitError, REST } from '@discordjs/rest';
-import { Routes } from 'discord.js';
-import type { GuildBasedChannel } from 'discord.js';
+import { RateLimitError, REST, Routes, type GuildBasedChannel } from 'discord.js';
 import { Permission, RENAME_WINDOW_MS, startDiscordSandbox } from '../../sandbox/index.js';
 import type { DiscordSandbox } from '../../sandbox/index.js';
 import { checkAgainstSpec } from '../../sandbox/openapi-validator.js';

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { REST } from '@discordjs/rest';
 import {
 	ActionRowBuilder,
 	AttachmentBuilder,
@@ -10,6 +9,7 @@ import {
 	EmbedBuilder,
 	MessageFlags,
 	ModalBuilder,
+	REST,
 	Routes,
 	SlashCommandBuilder,
 	TextInputBuilder,

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { after, before, beforeEach, test } from 'node:test';
-import { REST } from '@discordjs/rest';
-import { Routes } from 'discord.js';
+import { REST, Routes } from 'discord.js';
 import { DISCORD_INTERACTIONS_USER_AGENT, startDiscordSandbox } from '../../sandbox/index.js';
 import type { DiscordSandbox, InteractionHandle } from '../../sandbox/index.js';
 import { listenOnLoopback } from '../stats-api/fault-server.js';

@@ -11,14 +11,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { startDiscordSandbox, type DiscordSandbox } from '../../sandbox/index.js';
+import { startCommandArgs } from '../app/start-command-line.js';
 import { usable, sharedStores } from '../discord/shared-stores.js';
 
 const WEB_MAIN = fileURLToPath(new URL('../../src/app/web-main.ts', import.meta.url));
-const MAIN = fileURLToPath(new URL('../../src/app/main.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');
 
-function run(entry: string, env: Record<string, string>, cwd: string) {
-	const child = spawn(process.execPath, ['--import', TSX, entry], {
+function run(args: string[], env: Record<string, string>, cwd: string) {
+	const child = spawn(process.execPath, args, {
 		cwd,
 		env: { PATH: process.env.PATH ?? '', ...env },
 		stdio: ['ignore', 'pipe', 'pipe'],
@@ -92,7 +92,7 @@ describe('npm run web processes', () => {
 
 	it('npm start refuses WEB_PORT with BOT_PROCESSES above 1, in one line naming npm run web', async () => {
 		const bot = run(
-			MAIN,
+			startCommandArgs(),
 			{
 				...baseEnv,
 				STORE_URL: 'redis://127.0.0.1:6379',
@@ -114,8 +114,8 @@ describe('npm run web processes', () => {
 			const [portA, portB] = [await freePort(), await freePort()];
 			const publicUrl = `http://127.0.0.1:${portA}`;
 			const env = { ...baseEnv, STORE_URL: redis.url, WEB_PUBLIC_URL: publicUrl };
-			const a = run(WEB_MAIN, { ...env, WEB_PORT: String(portA) }, dir);
-			const b = run(WEB_MAIN, { ...env, WEB_PORT: String(portB) }, dir);
+			const a = run(['--import', TSX, WEB_MAIN], { ...env, WEB_PORT: String(portA) }, dir);
+			const b = run(['--import', TSX, WEB_MAIN], { ...env, WEB_PORT: String(portB) }, dir);
 			try {
 				await waitForHealth(`http://127.0.0.1:${portA}`, a);
 				await waitForHealth(`http://127.0.0.1:${portB}`, b);

@@ -1,5 +1,4 @@
-import { DiscordAPIError } from '@discordjs/rest';
-import { Routes, type APIGuildMember, type APIOverwrite, type APIRole } from 'discord.js';
+import { DiscordAPIError, Routes, type APIGuildMember, type APIOverwrite, type APIRole } from 'discord.js';
 import { createReportStore } from '../../reports/report-store.js';
 import { REPORT_PERMISSIONS } from '../../reports/report-record.js';
 import { parseStoredSettings } from '../../settings/settings-record.js';

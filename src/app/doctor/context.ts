@@ -1,7 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { REST } from '@discordjs/rest';
-import { DiscordAPIError } from '@discordjs/rest';
-import { Routes, type APIApplication, type APIUser } from 'discord.js';
+import { DiscordAPIError, Routes, type APIApplication, type APIUser, type REST } from 'discord.js';
 import type { Config } from '../../config.js';
 import { createBotRest } from '../../discord/bot-rest.js';
 import { openStores, type Stores } from '../../store/open-stores.js';

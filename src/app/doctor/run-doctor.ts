@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { ConfigError, loadConfig, type Config } from '../../config.js';
 import type { Env } from '../../env-readers.js';
+import { readPackageJson } from '../../project-files.js';
 import { storeSchemeOf } from '../../store-url.js';
 import {
 	fail,
@@ -80,9 +80,7 @@ function describeConfig(config: Config): string {
 	return `every variable parses (${mode} mode, ${storeSchemeOf(config.storeUrl)} store, CHART_RENDERER=${config.chartRenderer})`;
 }
 
-const packageJson = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
-	engines?: { node?: string };
-};
+const packageJson = readPackageJson();
 
 /** `engines.node` as `>=X.Y.Z` (the only form package.json uses) against the running Node.js. */
 function checkNode() {

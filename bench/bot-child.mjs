@@ -1,27 +1,28 @@
-// Run by bench/memory.ts and bench/startup.ts in a child process (with --expose-gc):
-// `bot` is the product bot as `npm start` builds it, `plain` a discord.js client with default caches.
+// Run by bench/process.ts in a child process with --expose-gc, without tsx: `bot` is the product bot from the
+// bundle `npm start` runs (dist/, scripts/build.mjs), `plain` a discord.js client with default caches. Plain
+// JavaScript on both sides, so neither pays for a TypeScript loader the other does not.
 // Prints one JSON line with the figures, then exits.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { Client, Events, GatewayIntentBits } from 'discord.js';
+import { setImmediate } from 'node:timers';
 
 const [mode = 'bot', apiUrl = '', token = ''] = process.argv.slice(2);
 const startedAt = Number(process.env.BENCH_STARTED_AT ?? Date.now());
 
-function settle(): { heapMiB: number; rssMiB: number } {
-	const gc = (globalThis as { gc?: () => void }).gc;
-	if (!gc) throw new Error('run with --expose-gc');
-	for (let i = 0; i < 3; i++) gc();
+function settle() {
+	if (!globalThis.gc) throw new Error('run with --expose-gc');
+	for (let i = 0; i < 3; i++) globalThis.gc();
 	const usage = process.memoryUsage();
 	return { heapMiB: usage.heapUsed / 2 ** 20, rssMiB: usage.rss / 2 ** 20 };
 }
 
 if (mode === 'plain') {
+	const { Client, Events, GatewayIntentBits } = await import('discord.js');
 	const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: apiUrl } });
-	await new Promise<void>((resolve) => {
+	await new Promise((resolve) => {
 		client.once(Events.ClientReady, () => resolve());
 		void client.login(token);
 	});
@@ -29,8 +30,8 @@ if (mode === 'plain') {
 	console.log(JSON.stringify({ readyMs, guilds: client.guilds.cache.size, ...settle() }));
 	await client.destroy();
 } else {
-	const { startBot } = await import('../src/app/start-bot.js');
-	const { loadConfig } = await import('../src/config.js');
+	const { startBot } = await import('../dist/start-bot.js');
+	const { loadConfig } = await import('../dist/config.js');
 	const dir = mkdtempSync(join(tmpdir(), 'adstats-bench-child-'));
 	const bot = await startBot(
 		loadConfig({
