@@ -14,7 +14,16 @@ import { startDiscordSandbox, type DiscordSandbox } from '../sandbox/index.js';
 import type { BenchFigure } from './figures.js';
 import { percentile } from './percentile.js';
 import { collectHarnessGarbage, watchHarnessPauses } from './harness-pauses.js';
-import type { ChildTimings } from './stats-child.js';
+import { buildBundle } from '../scripts/build.mjs';
+
+/** What the parent asks a bench bot over IPC, and what the bot answers to `timings`. */
+export type ChildRequest = { type: 'timings' } | { type: 'stop' };
+export interface ChildTimings {
+	type: 'timings';
+	upstreamMs: number;
+	renderMs: number;
+	upstreamRequests: number;
+}
 
 const SEQUENTIAL = 200;
 /**
@@ -27,9 +36,9 @@ const BURST = 100;
 /** Members with different accounts asking at once: every one must be acknowledged inside Discord's 3 s. */
 const WIDE_BURST = 300;
 const ACK_DEADLINE_MS = 3000;
-const CHILD = fileURLToPath(new URL('./stats-child.ts', import.meta.url));
-const MINIMAL_CHILD = fileURLToPath(new URL('./minimal-bot-child.ts', import.meta.url));
-const TSX = import.meta.resolve('tsx');
+// Both bots in plain JavaScript: the product bot from the bundle `npm start` runs, built first.
+const CHILD = fileURLToPath(new URL('./stats-child.mjs', import.meta.url));
+const MINIMAL_CHILD = fileURLToPath(new URL('./minimal-bot-child.mjs', import.meta.url));
 
 /** The bot in a child process, and a way to ask it what it timed. */
 interface BotProcess {
@@ -43,7 +52,7 @@ async function startBotProcess(env: Record<string, string>): Promise<BotProcess>
 
 async function startChild(path: string, args: string[]): Promise<BotProcess> {
 	const child = fork(path, args, {
-		execArgv: ['--import', TSX, ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [])],
+		execArgv: process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [],
 		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 	});
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -55,10 +64,10 @@ async function startChild(path: string, args: string[]): Promise<BotProcess> {
 		timings: () =>
 			new Promise((resolve) => {
 				child.once('message', (message) => resolve(message as ChildTimings));
-				child.send({ type: 'timings' });
+				child.send({ type: 'timings' } satisfies ChildRequest);
 			}),
 		stop: async () => {
-			child.send({ type: 'stop' });
+			child.send({ type: 'stop' } satisfies ChildRequest);
 			await exited;
 		},
 	};
@@ -132,6 +141,7 @@ async function measureBurstWithAcks(sandbox: DiscordSandbox, bot: BotProcess, us
 }
 
 export async function runStatsBench(): Promise<BenchFigure[]> {
+	await buildBundle();
 	const dir = mkdtempSync(join(tmpdir(), 'adstats-bench-'));
 	const store = openStatsStore(join(dir, 'service.sqlite'));
 	const service = await startStatsServer({ store, port: 0, rateLimitPerMinute: 0 });

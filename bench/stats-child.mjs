@@ -1,27 +1,20 @@
 // The bot for bench/stats.ts, alone in its own process so the Discord stand-in and the stats
-// service (in the parent) do not share its event loop. Times what is not the bot's own work
-// (the stats call and the chart) and answers the parent's questions over IPC.
+// service (in the parent) do not share its event loop, and run as `npm start` runs it: from the
+// bundle, in plain JavaScript. Times what is not the bot's own work (the stats call and the chart)
+// and answers the parent's questions over IPC (ChildRequest and ChildTimings in bench/stats.ts).
+import { performance } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
-import { startBot } from '../src/app/start-bot.js';
-import { loadConfig } from '../src/config.js';
-import type { StatsClient } from '../src/stats-api/client.js';
+import { startBot } from '../dist/start-bot.js';
+import { loadConfig } from '../dist/config.js';
 
-export type ChildRequest = { type: 'timings' } | { type: 'stop' };
-export interface ChildTimings {
-	type: 'timings';
-	upstreamMs: number;
-	renderMs: number;
-	upstreamRequests: number;
-}
-
-const env = JSON.parse(process.argv[2] ?? '{}') as Record<string, string>;
+const env = JSON.parse(process.argv[2] ?? '{}');
 const bot = await startBot(loadConfig(env), {
 	logDestination: new Writable({ write: (_chunk, _encoding, done) => done() }),
 });
 const timed = { upstreamMs: 0, renderMs: 0 };
 
-function timeCalls<A extends unknown[], R>(fn: (...args: A) => Promise<R>, add: (ms: number) => void) {
-	return async (...args: A): Promise<R> => {
+function timeCalls(fn, add) {
+	return async (...args) => {
 		const start = performance.now();
 		try {
 			return await fn(...args);
@@ -31,14 +24,14 @@ function timeCalls<A extends unknown[], R>(fn: (...args: A) => Promise<R>, add: 
 	};
 }
 
-const stats = bot.ctx.stats as StatsClient;
+const stats = bot.ctx.stats;
 stats.fetchSnapshot = timeCalls(stats.fetchSnapshot.bind(stats), (ms) => (timed.upstreamMs += ms));
 const renderer = bot.ctx.renderer;
 renderer.render = timeCalls(renderer.render.bind(renderer), (ms) => (timed.renderMs += ms));
 
-process.on('message', (message: ChildRequest) => {
+process.on('message', (message) => {
 	if (message.type === 'timings') {
-		const reply: ChildTimings = { type: 'timings', ...timed, upstreamRequests: stats.upstreamRequests };
+		const reply = { type: 'timings', ...timed, upstreamRequests: stats.upstreamRequests };
 		timed.upstreamMs = 0;
 		timed.renderMs = 0;
 		process.send?.(reply);

@@ -1,5 +1,5 @@
 // The baseline for the bot's own share of /stats: a minimal discord.js bot, in its own process
-// like the real one, that answers any command with the same defer + edit (an embed and the same
+// like the real one and in plain JavaScript like the bundle the bot runs from, that answers any command with the same defer + edit (an embed and the same
 // PNG) and does nothing else. What the product bot adds on top of this is its own work.
 import { readFileSync } from 'node:fs';
 import { Client, Events, GatewayIntentBits, MessageFlags } from 'discord.js';
@@ -20,10 +20,10 @@ client.on(Events.InteractionCreate, (interaction) => {
 			embeds: [{ title: 'Ad statistics', image: { url: 'attachment://chart.png' } }],
 			files: [{ attachment: png, name: 'chart.png' }],
 		});
-	})().catch((error: unknown) => console.error(error));
+	})().catch((error) => console.error(error));
 });
 
-process.on('message', (message: { type: string }) => {
+process.on('message', (message) => {
 	if (message.type === 'timings') process.send?.({ type: 'timings', upstreamMs: 0, renderMs: 0, upstreamRequests: 0 });
 	else if (message.type === 'stop') void client.destroy().then(() => process.exit(0));
 });
