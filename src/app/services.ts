@@ -21,6 +21,8 @@ import { storeOperationOf } from './store-error-kind.js';
 
 /** Recent accounts' history kept by one process on SQLite: a /stats repeated within a minute reads no store. */
 const HISTORY_CACHE = { entries: 200, ttlMs: 60_000 };
+/** How long one process on its own store (SQLite) keeps a link it read: every /stats reads its member's. */
+const LINK_RECORD_CACHE_MS = 60_000;
 
 export interface BotServices {
 	ctx: BotContext;
@@ -75,6 +77,8 @@ export async function openBotServices(
 		previousSecret: config.linkSecretPrevious,
 		// Feature unavailable is handled by the link store: the key is kept, marked unverified.
 		verifyKey: verifyWithStats(stats),
+		// Processes sharing a store read each link from it: another may have changed it.
+		recordCacheMs: shared ? undefined : LINK_RECORD_CACHE_MS,
 	});
 	const renderer = createChartRenderer(config.chartRenderer, {
 		quickchartUrl: config.quickchartUrl,

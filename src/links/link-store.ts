@@ -23,7 +23,17 @@ export interface LinkStoreOptions {
 	 */
 	verifyKey: (apiKey: string) => Promise<{ accountName: string | null }>;
 	now?: () => number;
+	/**
+	 * Records read or written are kept this long (ms) and read from memory meanwhile: for a store only this process
+	 * writes (SQLite), where every `/stats` would read its member's link again. They stay sealed in memory. Writes
+	 * through this store replace or drop them at once; a change from outside (`npm run links`) shows within the time.
+	 * Absent: every read goes to the store, as processes sharing one need.
+	 */
+	recordCacheMs?: number;
 }
+
+/** Records kept at most by the cache, oldest dropped first: about 1 KiB each. */
+const MAX_CACHED_RECORDS = 10_000;
 
 export function createLinkStore(options: LinkStoreOptions): LinkStore {
 	const keyring = createKeyring(options.secret, options.previousSecret);
@@ -38,12 +48,29 @@ export function createLinkStore(options: LinkStoreOptions): LinkStore {
 		}
 	};
 
+	const cache = createRecordCache(options.recordCacheMs ?? 0, now);
+
 	const readRecord = async (storeKey: string): Promise<LinkRecord | null> => {
+		const kept = cache.get(storeKey);
+		if (kept !== undefined) return kept;
+		const readSince = cache.writes;
 		const raw: unknown = await storage(async () => keyv.get(storeKey));
-		if (raw === undefined || raw === null) return null;
-		const record = parseRecord(raw);
-		if (!record) throw new RelinkNeededError();
+		let record: LinkRecord | null = null;
+		if (raw !== undefined && raw !== null) {
+			record = parseRecord(raw);
+			if (!record) throw new RelinkNeededError();
+		}
+		// A write that landed while this read was out may have made its answer old: it is used, not kept.
+		if (cache.writes === readSince) cache.set(storeKey, record);
 		return record;
+	};
+	const write = async (storeKey: string, operation: () => Promise<unknown>): Promise<void> => {
+		cache.forget(storeKey);
+		try {
+			await storage(operation);
+		} finally {
+			cache.forget(storeKey);
+		}
 	};
 
 	const link = async (storeKey: string, rawKey: string, linkedBy: string | null): Promise<LinkInfo> => {
@@ -57,7 +84,7 @@ export function createLinkStore(options: LinkStoreOptions): LinkStore {
 			verified = false;
 		}
 		const info: LinkInfo = { accountName, linkedAt: now(), verified, linkedBy, keyHint: apiKey.slice(-4) };
-		await storage(async () => keyv.set(storeKey, sealRecord(apiKey, info, keyring.current, storeKey)));
+		await write(storeKey, async () => keyv.set(storeKey, sealRecord(apiKey, info, keyring.current, storeKey)));
 		return info;
 	};
 
@@ -66,7 +93,8 @@ export function createLinkStore(options: LinkStoreOptions): LinkStore {
 		if (!record) return null;
 		const { apiKey, current } = openRecord(record, keyring, storeKey);
 		// Best-effort: if the rewrite fails, the previous secret still opens the record next time.
-		if (!current) await resealIfUnchanged(keyv, storeKey, record, apiKey, keyring).catch(() => false);
+		if (!current)
+			await write(storeKey, async () => resealIfUnchanged(keyv, storeKey, record, apiKey, keyring)).catch(() => false);
 		return { apiKey, info: infoOf(record) };
 	};
 
@@ -75,7 +103,11 @@ export function createLinkStore(options: LinkStoreOptions): LinkStore {
 		return record ? { ...infoOf(record), readable: isReadable(record, keyring, storeKey) } : null;
 	};
 
-	const remove = async (storeKey: string): Promise<boolean> => storage(async () => keyv.delete(storeKey));
+	const remove = async (storeKey: string): Promise<boolean> => {
+		let removed = false;
+		await write(storeKey, async () => (removed = await keyv.delete(storeKey)));
+		return removed;
+	};
 
 	return {
 		linkUser: async (userId, rawKey) => link(userLinkKey(userId), rawKey, null),
@@ -86,6 +118,31 @@ export function createLinkStore(options: LinkStoreOptions): LinkStore {
 		getServerKey: async (guildId) => getKey(serverLinkKey(guildId)),
 		getServerLink: async (guildId) => getStatus(serverLinkKey(guildId)),
 		removeServerLink: async (guildId) => remove(serverLinkKey(guildId)),
+	};
+}
+
+/** Parsed records by store key (null: no link), each with when it was kept; `writes` counts the writes begun. */
+function createRecordCache(ttlMs: number, now: () => number) {
+	const kept = new Map<string, { record: LinkRecord | null; at: number }>();
+	return {
+		writes: 0,
+		get(storeKey: string): LinkRecord | null | undefined {
+			const entry = kept.get(storeKey);
+			if (!entry) return undefined;
+			if (now() - entry.at < ttlMs) return entry.record;
+			kept.delete(storeKey);
+			return undefined;
+		},
+		set(storeKey: string, record: LinkRecord | null): void {
+			if (ttlMs <= 0) return;
+			kept.delete(storeKey);
+			kept.set(storeKey, { record, at: now() });
+			if (kept.size > MAX_CACHED_RECORDS) kept.delete(kept.keys().next().value as string);
+		},
+		forget(storeKey: string): void {
+			this.writes += 1;
+			kept.delete(storeKey);
+		},
 	};
 }
 

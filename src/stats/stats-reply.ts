@@ -2,8 +2,9 @@ import { utcDateOf } from '../history/utc-days.js';
 import { comparePeriods } from '../history/compare.js';
 import type { Locale } from '../i18n/index.js';
 import type { ReplyFile } from '../message.js';
-import { buildStatsEmbed } from '../render/embed.js';
-import type { StatsResult } from '../stats-api/snapshot.js';
+import { buildStatsEmbed, type StatsEmbedOptions } from '../render/embed.js';
+import type { StatsResult, StatsSnapshot } from '../stats-api/snapshot.js';
+import type { HistoryRecord } from '../history/record.js';
 import type { APIEmbed } from 'discord.js';
 import { historyWithSnapshot, type HistoryDeps } from './account-history.js';
 import { renderStatsChart, type ChartDeps } from './chart-view.js';
@@ -46,16 +47,54 @@ export async function buildStatsReply(ctx: StatsReplyDeps, result: StatsResult, 
 		serverName: view.serverName ?? null,
 		today,
 	});
-	const embed = buildStatsEmbed(result, {
+	const embed = embedFor(result, record, today, {
 		locale: view.locale,
 		scope: view.scope,
 		chartFileName: chart.fileName,
 		notes: chart.notes,
-		comparisons: comparePeriods(record, result.snapshot, today),
 		sharedBy: view.sharedBy ?? null,
 		now,
 	});
 	const files =
 		chart.png && chart.fileName ? [{ name: chart.fileName, data: chart.png, contentType: 'image/png' }] : [];
 	return { embeds: [embed], files };
+}
+
+/**
+ * Embeds last built from each snapshot and history record, by view. Neither is ever changed in place, so a cache-hit
+ * /stats (the same snapshot, record, day and view) reuses its embed instead of comparing the periods and formatting
+ * every figure again. Nothing changes an embed once built. A stale reply is built each time: it states its age.
+ */
+const lastEmbeds = new WeakMap<StatsSnapshot, WeakMap<HistoryRecord, Map<string, APIEmbed>>>();
+/** Languages × scopes × chart notes that one snapshot's embeds are asked in at once; older views are built again. */
+const EMBEDS_PER_RECORD = 16;
+
+function embedFor(
+	result: StatsResult,
+	record: HistoryRecord | null,
+	today: string,
+	options: Omit<StatsEmbedOptions, 'comparisons'>,
+): APIEmbed {
+	const build = () =>
+		buildStatsEmbed(result, { ...options, comparisons: comparePeriods(record, result.snapshot, today) });
+	if (result.isStale || record === null) return build();
+	let byRecord = lastEmbeds.get(result.snapshot);
+	if (!byRecord) lastEmbeds.set(result.snapshot, (byRecord = new WeakMap()));
+	let byView = byRecord.get(record);
+	if (!byView) byRecord.set(record, (byView = new Map()));
+	const key = JSON.stringify([
+		today,
+		options.locale,
+		options.scope,
+		options.chartFileName,
+		options.notes,
+		options.sharedBy,
+	]);
+	let embed = byView.get(key);
+	if (!embed) {
+		embed = build();
+		byView.set(key, embed);
+		if (byView.size > EMBEDS_PER_RECORD) byView.delete(byView.keys().next().value as string);
+	}
+	return embed;
 }

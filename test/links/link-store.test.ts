@@ -162,3 +162,92 @@ for (const backend of backends) {
 		});
 	});
 }
+
+describe('the record cache of one process on its own store (SQLite)', () => {
+	let opened: OpenedBackend;
+	let reads = 0;
+	/** Held while set: the store's reads wait for it, so a write can land while one is out. */
+	let gate: Promise<void> | null = null;
+	const TTL_MS = 60_000;
+	let clock = 1_000_000;
+
+	before(async () => {
+		opened = await sqliteBackend.open();
+		const keyv = opened.stores.links;
+		const get = keyv.get.bind(keyv) as (key: string) => Promise<unknown>;
+		(keyv as unknown as { get: (key: string) => Promise<unknown> }).get = async (key: string) => {
+			reads += 1;
+			const value = get(key);
+			if (gate) await gate;
+			return value;
+		};
+	});
+	after(async () => {
+		await opened.cleanup();
+	});
+
+	const cachedStore = (accountName = 'acme') =>
+		createLinkStore({
+			keyv: opened.stores.links,
+			secret: SECRET_A,
+			verifyKey: verifyAs(accountName),
+			now: () => clock,
+			recordCacheMs: TTL_MS,
+		});
+
+	test('a link read again within the time is not read from the store again', async () => {
+		const store = cachedStore();
+		await store.linkUser('201', KEY);
+		const before = reads;
+		assert.equal((await store.getUserKey('201'))?.apiKey, KEY);
+		assert.equal((await store.getUserKey('201'))?.apiKey, KEY);
+		assert.equal((await store.getUserLink('201'))?.accountName, 'acme');
+		assert.equal(reads - before, 1);
+		assert.equal(await store.getUserKey('202'), null);
+		assert.equal(await store.getUserKey('202'), null);
+		assert.equal(reads - before, 2, 'no link is remembered too');
+	});
+
+	test("this store's own writes show at once: a new key, a removal, a link where there was none", async () => {
+		const store = cachedStore();
+		await store.linkUser('203', KEY);
+		assert.equal((await store.getUserKey('203'))?.apiKey, KEY);
+		await store.linkUser('203', OTHER_KEY);
+		assert.equal((await store.getUserKey('203'))?.apiKey, OTHER_KEY);
+		assert.equal(await store.removeUserLink('203'), true);
+		assert.equal(await store.getUserKey('203'), null);
+		await store.linkUser('203', KEY);
+		assert.equal((await store.getUserKey('203'))?.apiKey, KEY);
+	});
+
+	test('a change made elsewhere shows once the time has passed', async () => {
+		const store = cachedStore();
+		await store.linkUser('204', KEY);
+		assert.equal((await store.getUserKey('204'))?.apiKey, KEY);
+		await cachedStore().linkUser('204', OTHER_KEY); // another process, e.g. npm run links
+		assert.equal((await store.getUserKey('204'))?.apiKey, KEY, 'within the time: the record read before');
+		clock += TTL_MS;
+		assert.equal((await store.getUserKey('204'))?.apiKey, OTHER_KEY);
+	});
+
+	test('a read that a write overtook is answered but not kept', async () => {
+		const store = cachedStore();
+		let open!: () => void;
+		gate = new Promise((resolve) => (open = resolve));
+		const reading = store.getUserKey('205');
+		gate = null;
+		await store.linkUser('205', KEY);
+		open();
+		assert.equal(await reading, null, 'the read began before the link');
+		assert.equal((await store.getUserKey('205'))?.apiKey, KEY, 'and the next read goes to the store');
+	});
+
+	test('without the option every read goes to the store, as processes sharing one need', async () => {
+		const shared = createLinkStore({ keyv: opened.stores.links, secret: SECRET_A, verifyKey: verifyAs('acme') });
+		await shared.linkUser('206', KEY);
+		const before = reads;
+		await shared.getUserKey('206');
+		await shared.getUserKey('206');
+		assert.equal(reads - before, 2);
+	});
+});
