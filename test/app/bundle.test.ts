@@ -2,11 +2,9 @@
 // be found from there too. The chart worker, the fonts, the dashboard's files and package.json are each read here
 // through the bundle, the way a host's bot reads them.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { execFile } from 'node:child_process';
 import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -16,29 +14,13 @@ import { startDiscordSandbox, type DiscordSandbox } from '../../sandbox/index.js
 import { isPng } from '../../src/render/png.js';
 import { startCountingService, type CountingService } from '../discord/counting-service.js';
 import { registerBotCommands } from './harness.js';
-import { startCommandArgs } from './start-command-line.js';
+import { freePort, startCommandArgs, until } from './bot-process.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
 	name: string;
 	version: string;
 };
 const sourceFile = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url));
-
-async function freePort(): Promise<number> {
-	const server = createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	await new Promise((resolve) => server.close(resolve));
-	return port;
-}
-
-async function until(check: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!check()) {
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 50));
-	}
-}
 
 describe("npm start's bundle", () => {
 	let dir: string;

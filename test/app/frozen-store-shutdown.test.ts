@@ -12,7 +12,7 @@ import { startDiscordSandbox, type DiscordSandbox } from '../../sandbox/index.js
 import { sharedStores, uniqueSnowflake, usable } from '../discord/shared-stores.js';
 import { startTcpProxy, type TcpProxy } from '../store/tcp-proxy.js';
 import { registerBotCommands } from './harness.js';
-import { startCommandArgs } from './start-command-line.js';
+import { startCommandArgs } from './bot-process.js';
 
 const en = translator('en-US');
 

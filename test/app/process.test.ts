@@ -12,7 +12,7 @@ import { translator } from '../../src/i18n/index.js';
 
 const en = translator('en-US');
 import { registerBotCommands } from './harness.js';
-import { startCommandArgs } from './start-command-line.js';
+import { startCommandArgs } from './bot-process.js';
 import { startDiscordSandbox, type DiscordSandbox } from '../../sandbox/index.js';
 import { startSwitchableUpstream, type SwitchableUpstream } from '../commands/switchable-upstream.js';
 

@@ -2,13 +2,12 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startDiscordSandbox, type DiscordSandbox } from '../../sandbox/index.js';
 import { registerBotCommands } from './harness.js';
-import { startCommandArgs } from './start-command-line.js';
+import { freePort, startCommandArgs, until } from './bot-process.js';
 import { sharedStores, usable } from '../discord/shared-stores.js';
 import { parsePrometheusText } from '../metrics/prometheus-text.js';
 
@@ -28,28 +27,12 @@ function startMain(env: Record<string, string>, cwd: string) {
 	return { child, exited, output: () => output };
 }
 
-async function freePort(): Promise<number> {
-	const server = createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	await new Promise((resolve) => server.close(resolve));
-	return port;
-}
-
 function isAlive(pid: number): boolean {
 	try {
 		process.kill(pid, 0);
 		return true;
 	} catch {
 		return false;
-	}
-}
-
-async function until(check: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!check()) {
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 50));
 	}
 }
 

@@ -14,7 +14,7 @@ import { createLogger } from '../../src/logger.js';
 import { openStores } from '../../src/store/open-stores.js';
 import { startDiscordSandbox, type DiscordSandbox, type InteractionHandle } from '../../sandbox/index.js';
 import { registerBotCommands } from '../app/harness.js';
-import { BUNDLED_MAIN } from '../app/start-command-line.js';
+import { BUNDLED_MAIN } from '../app/bot-process.js';
 import { startCountingService, type CountingService } from './counting-service.js';
 import { sharedStores, uniqueSnowflake, usable } from './shared-stores.js';
 

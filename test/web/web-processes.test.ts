@@ -5,13 +5,12 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { startDiscordSandbox, type DiscordSandbox } from '../../sandbox/index.js';
-import { startCommandArgs } from '../app/start-command-line.js';
+import { freePort, startCommandArgs } from '../app/bot-process.js';
 import { usable, sharedStores } from '../discord/shared-stores.js';
 
 const WEB_MAIN = fileURLToPath(new URL('../../src/app/web-main.ts', import.meta.url));
@@ -29,16 +28,6 @@ function run(args: string[], env: Record<string, string>, cwd: string) {
 	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 	const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
 	return { child, exited, output: () => ({ stdout, stderr }) };
-}
-
-async function freePort(): Promise<number> {
-	return new Promise((resolve) => {
-		const server = createServer();
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as { port: number };
-			server.close(() => resolve(port));
-		});
-	});
 }
 
 async function waitForHealth(url: string, process: ReturnType<typeof run>): Promise<void> {
