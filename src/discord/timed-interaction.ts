@@ -8,9 +8,10 @@ export interface ResponseTimes {
 	replySeconds: number | null;
 }
 
-const FIRST_RESPONSES = new Set(['reply', 'defer', 'showModal', 'update', 'deferUpdate']);
-const ANSWERS = new Set(['reply', 'showModal', 'update', 'editReply', 'followUp']);
-const RESPONSES = ['reply', 'defer', 'showModal', 'update', 'deferUpdate', 'editReply', 'followUp'] as const;
+const FIRST = ['reply', 'defer', 'showModal', 'update', 'deferUpdate'] as const;
+const RESPONSES = [...FIRST, 'editReply', 'followUp'] as const;
+const FIRST_RESPONSES = new Set<string>(FIRST);
+const ANSWERS = new Set<string>(['reply', 'showModal', 'update', 'editReply', 'followUp']);
 
 const TIMING = Symbol('timing');
 

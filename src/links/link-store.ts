@@ -64,10 +64,10 @@ export function createLinkStore(options: LinkStoreOptions): LinkStore {
 		if (cache.writes === readSince) cache.set(storeKey, record);
 		return record;
 	};
-	const write = async (storeKey: string, operation: () => Promise<unknown>): Promise<void> => {
+	const write = async <T>(storeKey: string, operation: () => Promise<T>): Promise<T> => {
 		cache.forget(storeKey);
 		try {
-			await storage(operation);
+			return await storage(operation);
 		} finally {
 			cache.forget(storeKey);
 		}
@@ -103,11 +103,7 @@ export function createLinkStore(options: LinkStoreOptions): LinkStore {
 		return record ? { ...infoOf(record), readable: isReadable(record, keyring, storeKey) } : null;
 	};
 
-	const remove = async (storeKey: string): Promise<boolean> => {
-		let removed = false;
-		await write(storeKey, async () => (removed = await keyv.delete(storeKey)));
-		return removed;
-	};
+	const remove = async (storeKey: string): Promise<boolean> => write(storeKey, async () => keyv.delete(storeKey));
 
 	return {
 		linkUser: async (userId, rawKey) => link(userLinkKey(userId), rawKey, null),

@@ -1,4 +1,5 @@
-import { buildChartConfig, type BuiltChart, type ChartInput, type ChartTheme } from './chart.js';
+import { buildChartConfig, CHART_THEMES, type BuiltChart, type ChartInput, type ChartTheme } from './chart.js';
+import { ObjectViewMemo } from '../object-view-memo.js';
 import type { ChartRenderer } from './chart-renderer.js';
 
 /** Size of the chart image: wide enough for 365 bars, and Discord shows it without cropping. */
@@ -43,14 +44,10 @@ export async function renderChartSafely(
  * The config built from each chart input, by theme. An input shared by repeated requests (chartInputOf) then gives
  * the same config object, which the renderer's memo recognises without serialising it again.
  */
-const builtCharts = new WeakMap<ChartInput, Map<ChartTheme, BuiltChart>>();
+const builtCharts = new ObjectViewMemo<ChartInput, BuiltChart>(Object.keys(CHART_THEMES).length);
 
 function builtChartOf(input: ChartInput, theme: ChartTheme): BuiltChart {
-	let byTheme = builtCharts.get(input);
-	if (!byTheme) builtCharts.set(input, (byTheme = new Map()));
-	let built = byTheme.get(theme);
-	if (!built) byTheme.set(theme, (built = buildChartConfig(input, { theme })));
-	return built;
+	return builtCharts.get(input, theme, () => buildChartConfig(input, { theme }));
 }
 
 /** One short line; an error's message never holds a key here (the QuickChart URL carries none). */

@@ -1,4 +1,5 @@
 import type { HistoryRecord } from '../history/record.js';
+import { ObjectViewMemo } from '../object-view-memo.js';
 import { AVERAGE_LEAD_IN_DAYS, buildChartSeries } from '../history/chart-series.js';
 import { translator, type Locale, type Translate } from '../i18n/index.js';
 import type { ChartRenderer } from '../render/chart-renderer.js';
@@ -58,25 +59,17 @@ export function chartInputOf(record: HistoryRecord | null, view: ChartView): Cha
 		view.accountName,
 		view.serverName ?? null,
 	]);
-	let byView = lastInputs.get(record);
-	if (!byView) lastInputs.set(record, (byView = new Map()));
-	let outcome = byView.get(key);
-	if (!outcome) {
-		outcome = computeChartInput(record, view);
-		byView.set(key, outcome);
-		if (byView.size > INPUTS_PER_RECORD) byView.delete(byView.keys().next().value as string);
-	}
+	const outcome = lastInputs.get(record, key, () => computeChartInput(record, view));
 	return { input: outcome.input, notes: [...outcome.notes] };
 }
 
 /**
  * The chart inputs last made from each history record, by view. Records are never changed in place, so a cache-hit
  * /stats (the same record, view and day) gets the same input without the year of history being walked again, and
- * the same input gives the renderer's memo the same chart config.
+ * the same input gives the renderer's memo the same chart config. Up to 16 views of a record are kept (days ×
+ * metrics × languages asked at once); older ones are made again.
  */
-const lastInputs = new WeakMap<HistoryRecord, Map<string, ChartInputOutcome>>();
-/** Days × metrics × languages that one account's charts are asked in at once; older views are made again. */
-const INPUTS_PER_RECORD = 16;
+const lastInputs = new ObjectViewMemo<HistoryRecord, ChartInputOutcome>(16);
 
 function computeChartInput(record: HistoryRecord | null, view: ChartView): ChartInputOutcome {
 	const t = translator(view.locale);

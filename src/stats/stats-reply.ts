@@ -5,6 +5,7 @@ import type { ReplyFile } from '../message.js';
 import { buildStatsEmbed, type StatsEmbedOptions } from '../render/embed.js';
 import type { StatsResult, StatsSnapshot } from '../stats-api/snapshot.js';
 import type { HistoryRecord } from '../history/record.js';
+import { ObjectViewMemo } from '../object-view-memo.js';
 import type { APIEmbed } from 'discord.js';
 import { historyWithSnapshot, type HistoryDeps } from './account-history.js';
 import { renderStatsChart, type ChartDeps } from './chart-view.js';
@@ -65,7 +66,7 @@ export async function buildStatsReply(ctx: StatsReplyDeps, result: StatsResult, 
  * /stats (the same snapshot, record, day and view) reuses its embed instead of comparing the periods and formatting
  * every figure again. Nothing changes an embed once built. A stale reply is built each time: it states its age.
  */
-const lastEmbeds = new WeakMap<StatsSnapshot, WeakMap<HistoryRecord, Map<string, APIEmbed>>>();
+const lastEmbeds = new WeakMap<StatsSnapshot, ObjectViewMemo<HistoryRecord, APIEmbed>>();
 /** Languages × scopes × chart notes that one snapshot's embeds are asked in at once; older views are built again. */
 const EMBEDS_PER_RECORD = 16;
 
@@ -78,11 +79,9 @@ function embedFor(
 	const build = () =>
 		buildStatsEmbed(result, { ...options, comparisons: comparePeriods(record, result.snapshot, today) });
 	if (result.isStale || record === null) return build();
-	let byRecord = lastEmbeds.get(result.snapshot);
-	if (!byRecord) lastEmbeds.set(result.snapshot, (byRecord = new WeakMap()));
-	let byView = byRecord.get(record);
-	if (!byView) byRecord.set(record, (byView = new Map()));
-	const key = JSON.stringify([
+	let bySnapshot = lastEmbeds.get(result.snapshot);
+	if (!bySnapshot) lastEmbeds.set(result.snapshot, (bySnapshot = new ObjectViewMemo(EMBEDS_PER_RECORD)));
+	const view = JSON.stringify([
 		today,
 		options.locale,
 		options.scope,
@@ -90,11 +89,5 @@ function embedFor(
 		options.notes,
 		options.sharedBy,
 	]);
-	let embed = byView.get(key);
-	if (!embed) {
-		embed = build();
-		byView.set(key, embed);
-		if (byView.size > EMBEDS_PER_RECORD) byView.delete(byView.keys().next().value as string);
-	}
-	return embed;
+	return bySnapshot.get(record, view, build);
 }

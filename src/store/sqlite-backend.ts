@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
 import Keyv from 'keyv';
 import type { BackendOptions, StoreBackend } from './store-backend.js';
@@ -9,6 +7,7 @@ import { withDeadline } from './with-deadline.js';
 import { DeadlineStore } from './deadline-adapter.js';
 import type { RawEntry } from './raw-entry.js';
 import { startSqlitePurge } from './sqlite-purge.js';
+import { createFolderOf } from './sqlite-folder.js';
 
 const LIST_PAGE = 500;
 
@@ -23,7 +22,7 @@ export async function openSqliteBackend(
 ): Promise<StoreBackend> {
 	const { deadlineMs, onError } = options;
 	const file = sqliteFileOf(storeUrl);
-	if (file !== ':memory:') createFolderOf(file);
+	createFolderOf(file);
 	// The first connection creates the table and switches a fresh file to WAL alone: two doing it at once can fail
 	// with SQLITE_BUSY, which the busy timeout does not cover. The others then find both done and open together,
 	// which saves start-up a few milliseconds per namespace.
@@ -39,18 +38,17 @@ export async function openSqliteBackend(
 	const adapters = new Map<string, KeyvSqlite>();
 	if (firstNamespace !== undefined) adapters.set(firstNamespace, await openAdapter());
 	const others = await Promise.allSettled(otherNamespaces.map(openAdapter));
+	otherNamespaces.forEach((namespace, index) => {
+		const opened = others[index];
+		if (opened?.status === 'fulfilled') adapters.set(namespace, opened.value);
+	});
 	const failed = others.find((result) => result.status === 'rejected');
 	if (failed) {
-		const opened = [
-			...adapters.values(),
-			...others.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : [])),
-		];
-		await Promise.all(opened.map((adapter) => withDeadline(adapter.disconnect(), deadlineMs).catch(() => undefined)));
+		await Promise.all(
+			[...adapters.values()].map((adapter) => withDeadline(adapter.disconnect(), deadlineMs).catch(() => undefined)),
+		);
 		throw failed.reason;
 	}
-	otherNamespaces.forEach((namespace, index) =>
-		adapters.set(namespace, (others[index] as PromiseFulfilledResult<KeyvSqlite>).value),
-	);
 	const keyvs = new Map(
 		[...adapters].map(([namespace, adapter]) => {
 			const iterator = async function* (): AsyncGenerator<[string, string]> {
@@ -85,17 +83,6 @@ export async function openSqliteBackend(
 			await closing;
 		},
 	};
-}
-
-function createFolderOf(file: string): void {
-	try {
-		mkdirSync(dirname(file), { recursive: true });
-	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-		throw new Error(`cannot create the folder ${dirname(file)} for the SQLite store (${code}): check STORE_URL`, {
-			cause: error,
-		});
-	}
 }
 
 /** Rows whose key starts with `keyPrefix`, that prefix removed, in key order; one bounded query per page. */

@@ -1,10 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import sqlite3 from 'sqlite3';
 import { sqliteFileOf } from '../store-url.js';
 import { CLAIMS_TABLE, CREATE_CLAIMS_TABLE, TAKE_CLAIM } from './claim-sql.js';
 import type { ClaimBackend, ClaimBackendSettings } from './claim-types.js';
 import { withStoreDeadline } from './with-deadline.js';
+import { createFolderOf } from './sqlite-folder.js';
 
 /**
  * Claims in the bot's own SQLite file, so they outlive a restart. They go through `sqlite3`, the library
@@ -15,7 +14,7 @@ import { withStoreDeadline } from './with-deadline.js';
 export async function openSqliteClaims(storeUrl: string, settings: ClaimBackendSettings): Promise<ClaimBackend> {
 	const { deadlineMs, now } = settings;
 	const file = sqliteFileOf(storeUrl);
-	if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+	createFolderOf(file);
 	const db = await withStoreDeadline(
 		new Promise<sqlite3.Database>((resolve, reject) => {
 			const opened: sqlite3.Database = new sqlite3.Database(file, (error) => (error ? reject(error) : resolve(opened)));
