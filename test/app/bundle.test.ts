@@ -122,6 +122,15 @@ describe('scripts/build.mjs', () => {
 	const dist = (name = '') => join(copy, 'dist', name);
 	const written = () => Object.fromEntries(readdirSync(dist()).map((name) => [name, statSync(dist(name)).mtimeMs]));
 
+	it('runs on npm ci and before every npm start, which runs the bundle: no build step to remember', () => {
+		const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+			scripts: Record<string, string>;
+		};
+		assert.equal(scripts.prepare, 'node scripts/build.mjs');
+		assert.equal(scripts.prestart, 'node scripts/build.mjs');
+		assert.equal(scripts.start, 'node dist/main.js');
+	});
+
 	it('writes nothing when the source is unchanged, and replaces the bundle when it changed, old chunks kept', async () => {
 		await build();
 		const first = written();
