@@ -75,6 +75,11 @@ export async function openSqliteBackend(
 		close: async () => {
 			closing ??= (async () => {
 				await purge?.stop();
+				// Connections closing together can each see another still open and leave the last writes in the WAL
+				// file; written into the database file first, the file alone holds everything once the bot stops (a
+				// copy of it is a whole backup). A checkpoint that fails leaves the WAL, which the next open replays.
+				if (first)
+					await withDeadline(first.query('PRAGMA wal_checkpoint(TRUNCATE)'), deadlineMs).catch(() => undefined);
 				// Together, so close() is bounded by one deadline however many namespaces there are.
 				await Promise.all(
 					[...adapters.values()].map(async (adapter) => withDeadline(adapter.disconnect(), deadlineMs).catch(onError)),
