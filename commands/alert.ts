@@ -1,3 +1,5 @@
+import { auditActor } from '../src/actor.js';
+import { actorOf } from '../src/discord/actor-of.js';
 import { randomBytes } from 'node:crypto';
 import type { BotContext } from '../src/discord/context.js';
 import type { AutocompleteInteraction, CommandInteraction } from '../src/discord/interaction.js';
@@ -108,7 +110,7 @@ async function add(interaction: CommandInteraction, ctx: BotContext, guildId: st
 		{
 			key: 'watch.audit.alertAdded',
 			vars: {
-				userId: interaction.userId,
+				actor: auditActor(actorOf(interaction)),
 				id: record.id,
 				rule: describeRule(translator(serverLanguage), serverLanguage, record),
 				channelId: channel.id,
@@ -148,7 +150,7 @@ async function remove(interaction: CommandInteraction, ctx: BotContext, guildId:
 	await auditWatch(
 		ctx,
 		guildId,
-		{ key: 'watch.audit.alertRemoved', vars: { userId: interaction.userId, id, when: auditTime() } },
+		{ key: 'watch.audit.alertRemoved', vars: { actor: auditActor(actorOf(interaction)), id, when: auditTime() } },
 		interaction.guildLocale,
 	);
 }

@@ -1,6 +1,6 @@
 import type { BotContext } from '../src/discord/context.js';
 import { replyIfCoolingDown } from '../src/discord/cooldowns.js';
-import { linkFailure } from '../src/discord/error-boundary.js';
+import { linkFailure } from '../src/error-messages.js';
 import { keyModal, readKeyField } from '../src/discord/key-modal.js';
 import { linkConfirmation } from '../src/discord/link-replies.js';
 import { memberTranslator } from '../src/i18n/index.js';

@@ -1,3 +1,5 @@
+import { auditActor } from '../src/actor.js';
+import { actorOf } from '../src/discord/actor-of.js';
 import { PermissionFlagsBits, time, TimestampStyles } from 'discord.js';
 import { resolveLocale, translator } from '../src/i18n/index.js';
 import type { BotContext } from '../src/discord/context.js';
@@ -127,7 +129,7 @@ async function add(interaction: CommandInteraction, ctx: BotContext, guildId: st
 		{
 			key: 'audit.reportAdded',
 			vars: {
-				userId: interaction.userId,
+				actor: auditActor(actorOf(interaction)),
 				channelId: draft.channelId,
 				schedule: describeSchedule(serverT, draft),
 				when: auditTime(),
@@ -156,7 +158,7 @@ async function remove(interaction: CommandInteraction, ctx: BotContext, guildId:
 		await postAudit(
 			ctx,
 			guildId,
-			{ key: 'audit.reportRemoved', vars: { userId: interaction.userId, channelId, when: auditTime() } },
+			{ key: 'audit.reportRemoved', vars: { actor: auditActor(actorOf(interaction)), channelId, when: auditTime() } },
 			{ guildLocale: interaction.guildLocale },
 		);
 	}

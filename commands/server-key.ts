@@ -1,7 +1,9 @@
+import { auditActor } from '../src/actor.js';
+import { actorOf } from '../src/discord/actor-of.js';
 import { PermissionFlagsBits, time, TimestampStyles } from 'discord.js';
 import type { Translate } from '../src/i18n/index.js';
 import type { BotContext } from '../src/discord/context.js';
-import { linkFailure } from '../src/discord/error-boundary.js';
+import { linkFailure } from '../src/error-messages.js';
 import { keyModal, readKeyField } from '../src/discord/key-modal.js';
 import { linkConfirmation } from '../src/discord/link-replies.js';
 import { memberTranslator } from '../src/i18n/index.js';
@@ -31,7 +33,7 @@ export async function execute(interaction: CommandInteraction, ctx: BotContext):
 			await postAudit(
 				ctx,
 				guildId,
-				{ key: 'audit.serverKeyRemoved', vars: { userId: interaction.userId, when: auditTime() } },
+				{ key: 'audit.serverKeyRemoved', vars: { actor: auditActor(actorOf(interaction)), when: auditTime() } },
 				{ guildLocale: interaction.guildLocale },
 			);
 		}
@@ -55,7 +57,10 @@ export async function onModal(interaction: ModalInteraction, ctx: BotContext): P
 	await postAudit(
 		ctx,
 		guildId,
-		{ key: 'audit.serverKeySet', vars: { userId: interaction.userId, keyHint: info.keyHint, when: auditTime() } },
+		{
+			key: 'audit.serverKeySet',
+			vars: { actor: auditActor(actorOf(interaction)), keyHint: info.keyHint, when: auditTime() },
+		},
 		{ guildLocale: interaction.guildLocale },
 	);
 }

@@ -1,3 +1,5 @@
+import { auditActor } from '../src/actor.js';
+import { actorOf } from '../src/discord/actor-of.js';
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
 import { translator, type Translate } from '../src/i18n/index.js';
 import type { BotContext } from '../src/discord/context.js';
@@ -39,7 +41,7 @@ export async function execute(interaction: CommandInteraction, ctx: BotContext):
 			{
 				key: 'audit.settingsChanged',
 				vars: {
-					userId: interaction.userId,
+					actor: auditActor(actorOf(interaction)),
 					when: auditTime(interaction.createdAt),
 					changes: describeChanges(tp, after, changed, interaction.guildLocale).join(', '),
 				},
@@ -73,7 +75,10 @@ export async function onButton(interaction: ComponentInteraction, ctx: BotContex
 	await postAudit(
 		ctx,
 		guildId,
-		{ key: 'audit.settingsReset', vars: { userId: interaction.userId, when: auditTime(interaction.createdAt) } },
+		{
+			key: 'audit.settingsReset',
+			vars: { actor: auditActor(actorOf(interaction)), when: auditTime(interaction.createdAt) },
+		},
 		{ guildLocale: interaction.guildLocale, settings: before },
 	);
 }

@@ -1,3 +1,5 @@
+import { auditActor } from '../src/actor.js';
+import { actorOf } from '../src/discord/actor-of.js';
 import type { BotContext } from '../src/discord/context.js';
 import type { AutocompleteInteraction, CommandInteraction } from '../src/discord/interaction.js';
 import { UserFacingError } from '../src/errors.js';
@@ -104,7 +106,7 @@ async function add(interaction: CommandInteraction, ctx: BotContext, guildId: st
 		{
 			key: 'watch.audit.statChannelAdded',
 			vars: {
-				userId: interaction.userId,
+				actor: auditActor(actorOf(interaction)),
 				channelId: channel.id,
 				figure: describeFigure(serverT, figure),
 				when: auditTime(),
@@ -134,7 +136,10 @@ async function remove(interaction: CommandInteraction, ctx: BotContext, guildId:
 	await auditWatch(
 		ctx,
 		guildId,
-		{ key: 'watch.audit.statChannelRemoved', vars: { userId: interaction.userId, channelId, when: auditTime() } },
+		{
+			key: 'watch.audit.statChannelRemoved',
+			vars: { actor: auditActor(actorOf(interaction)), channelId, when: auditTime() },
+		},
 		interaction.guildLocale,
 	);
 }

@@ -3,8 +3,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import type { BotContext } from '../src/discord/context.js';
 import type { CommandInteraction } from '../src/discord/interaction.js';
 import { ChannelRefusedError, UserFacingError } from '../src/errors.js';
-import { memberTranslator, resolveLocale } from '../src/i18n/index.js';
-import { missingPermissions, permissionNames, type WatchPermission } from '../src/watch/permissions.js';
+import { missingPermissions, permissionList, type BotPermission } from '../src/permissions.js';
 
 /** `default_member_permissions` can be overridden per role and channel, so Manage Server is checked on every run. */
 export function requireManageServer(interaction: CommandInteraction, command: string): string {
@@ -31,7 +30,7 @@ export async function requireChannelPermissions(
 	ctx: BotContext,
 	guildId: string,
 	channelId: string,
-	needed: readonly WatchPermission[],
+	needed: readonly BotPermission[],
 ): Promise<void> {
 	const granted = await ctx.guildApi.channelPermissions(guildId, channelId).catch((error: unknown) => {
 		// A channel the bot cannot even see reads as gone to it: View Channel is what it lacks.
@@ -40,9 +39,7 @@ export async function requireChannelPermissions(
 	});
 	const missing = missingPermissions(granted, needed);
 	if (missing.length === 0) return;
-	const t = memberTranslator(interaction);
-	const permissions = permissionNames(t, resolveLocale(interaction.locale), missing);
-	throw new UserFacingError('watch.cannotUse', { channelId, permissions });
+	throw new UserFacingError('watch.cannotUse', { channelId, permissions: permissionList(missing) });
 }
 
 /** A channel typed or picked as `<#id>`, a link or a bare id; null when it holds no id. */

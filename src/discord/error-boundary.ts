@@ -1,70 +1,20 @@
 import {
-	InvalidKeyError,
-	RelinkNeededError,
-	StorageUnavailableError,
 	FeatureUnavailableError,
-	KeyRejectedError,
 	ProtocolError,
 	RateLimitedError,
+	StorageUnavailableError,
 	UpstreamUnreachableError,
 	UserFacingError,
 } from '../errors.js';
-import type { FacingMessage } from '../i18n/index.js';
-import { MAX_API_KEY_LENGTH, MIN_API_KEY_LENGTH } from '../api-key.js';
+import { describeExpectedError } from '../error-messages.js';
 import type { Logger } from '../logger.js';
 import type { RepliableInteraction } from './interaction.js';
 import { DiscordAPIError } from 'discord.js';
 import { AlreadyAcknowledgedError } from './raw-interaction.js';
 import type { InteractionOutcome } from '../metrics/index.js';
 
-// The router's error boundary: which failures a member is told about (and in which words), how a reply gets
-// through whatever state the interaction is in, and how each ending is counted.
-
-/** Past this a wait is not worth a number: "in a little while" reads better than "in 1e+23 s". */
-const MAX_STATED_WAIT_SECONDS = 3600;
-
-export function rateLimitedMessage(retryAfterSeconds: number | null): FacingMessage {
-	if (
-		retryAfterSeconds === null ||
-		!Number.isFinite(retryAfterSeconds) ||
-		retryAfterSeconds > MAX_STATED_WAIT_SECONDS
-	) {
-		return { key: 'errors.rateLimitedUnknown' };
-	}
-	return { key: 'errors.rateLimited', vars: { seconds: Math.max(1, Math.ceil(retryAfterSeconds)) } };
-}
-
-/**
- * A failed `/link` or `/server-key set`, rewritten so the member learns the key was not kept and
- * which command to run again. Bugs pass through unchanged, to the router's incident path.
- */
-export function linkFailure(error: unknown, command: 'link' | 'server-key set'): unknown {
-	if (error instanceof KeyRejectedError) {
-		return new UserFacingError(command === 'link' ? 'errors.linkKeyRejected' : 'errors.serverLinkKeyRejected');
-	}
-	if (error instanceof InvalidKeyError || error instanceof UserFacingError) return error;
-	const reason = describeExpectedError(error);
-	if (reason === null) return error;
-	return new UserFacingError('errors.keyNotSaved', { reason, command });
-}
-
-/** The member-facing text for an expected failure, or null for a bug. */
-export function describeExpectedError(error: unknown): FacingMessage | null {
-	if (error instanceof UserFacingError) return { key: error.key, vars: error.vars, more: error.more };
-	if (error instanceof InvalidKeyError) {
-		return error.reason === 'length'
-			? { key: 'errors.invalidKeyLength', vars: { min: MIN_API_KEY_LENGTH, max: MAX_API_KEY_LENGTH } }
-			: { key: 'errors.invalidKeyCharacters' };
-	}
-	if (error instanceof KeyRejectedError) return { key: 'errors.keyRejected' };
-	if (error instanceof FeatureUnavailableError) return { key: 'errors.featureUnavailable' };
-	if (error instanceof RateLimitedError) return rateLimitedMessage(error.retryAfterSeconds);
-	if (error instanceof UpstreamUnreachableError) return { key: 'errors.unreachable' };
-	if (error instanceof ProtocolError) return { key: 'errors.protocol' };
-	if (error instanceof RelinkNeededError) return { key: 'errors.relinkNeeded' };
-	if (error instanceof StorageUnavailableError) return { key: 'errors.storage' };
-	return null;
-}
+// The router's error boundary: how a reply gets through whatever state the interaction is in, and how each ending
+// is counted. Which failures a member is told about, and in which words, is src/error-messages.ts.
 
 /** Answers privately whatever state the interaction is in: reply first, or edit what was deferred. */
 export async function answerPrivately(interaction: RepliableInteraction, content: string, log: Logger): Promise<void> {

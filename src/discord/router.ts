@@ -2,13 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { ComponentType } from 'discord.js';
 import { lazyChild, type Logger } from '../logger.js';
 import type { InteractionOutcome } from '../metrics/index.js';
-import {
-	answerPrivately,
-	describeExpectedError,
-	isExpiredInteraction,
-	logExpired,
-	interactionOutcomeOf,
-} from './error-boundary.js';
+import { describeExpectedError } from '../error-messages.js';
+import { answerPrivately, isExpiredInteraction, logExpired, interactionOutcomeOf } from './error-boundary.js';
 import type { CommandModule } from './command-module.js';
 import type { BotContext } from './context.js';
 import { memberTranslator, renderMessage } from '../i18n/index.js';

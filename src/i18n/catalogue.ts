@@ -61,6 +61,12 @@ export function referenceTranslator(locale: Locale): Translate {
 }
 
 const translators = new Map<Locale, Translate>();
+const translatorLocales = new WeakMap<Translate, Locale>();
+
+/** The language a translator writes (en-US for one not made by `translator`): lists and numbers follow it. */
+export function translatorLocale(t: Translate): Locale {
+	return translatorLocales.get(t) ?? FALLBACK_LOCALE;
+}
 
 /**
  * Texts in one language, fixed per call site: never `changeLanguage`, whose language is shared by
@@ -73,6 +79,7 @@ export function translator(locale: Locale): Translate {
 	if (!translate) {
 		translate = compiledTranslator(locale);
 		translators.set(locale, translate);
+		translatorLocales.set(translate, locale);
 	}
 	return translate;
 }

@@ -5,6 +5,7 @@ export {
 	commandLocalizations,
 	referenceTranslator,
 	translator,
+	translatorLocale,
 	type MessageKey,
 	type Translate,
 } from './catalogue.js';
@@ -30,4 +31,4 @@ export function formatNumber(locale: Locale, n: number): string {
 	}
 	return format.format(n);
 }
-export { memberTranslator, renderMessage, type FacingMessage } from './render-message.js';
+export { memberTranslator, renderMessage, type FacingMessage, type MessageList } from './render-message.js';

@@ -1,8 +1,9 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { auditActor } from '../actor.js';
 import type { Config } from '../config.js';
-import { describeExpectedError } from '../discord/error-boundary.js';
+import { describeExpectedError } from '../error-messages.js';
 import { UserFacingError } from '../errors.js';
 import type { GuildApi } from '../guild-api.js';
 import { isLocale, renderMessage, resolveLocale, translator, type Locale, type Translate } from '../i18n/index.js';
@@ -268,7 +269,7 @@ export function createWebApp(deps: WebDeps): Hono<Env> {
 			guildId,
 			{
 				key: enabled === 'on' ? 'web.auditPublicOn' : 'web.auditPublicOff',
-				vars: { userId: session.userId, when: auditTime(now()) },
+				vars: { actor: auditActor({ userId: session.userId, origin: 'dashboard' }), when: auditTime(now()) },
 			},
 			{ guildLocale: access.guild.preferredLocale, settings: access.settings },
 		);

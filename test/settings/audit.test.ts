@@ -39,7 +39,7 @@ describe('audit lines over the bot token REST (the stand-in)', () => {
 	const lines = () => sandbox.channelMessages(auditChannel).map((m) => m.content);
 
 	test('nothing is posted while no audit channel is set', async () => {
-		await postAudit(ctx(), guildId, { key: 'audit.serverKeyRemoved', vars: { userId: ADMIN, when: auditTime() } });
+		await postAudit(ctx(), guildId, { key: 'audit.serverKeyRemoved', vars: { actor: `<@${ADMIN}>`, when: auditTime() } });
 		assert.deepEqual(lines(), []);
 	});
 
@@ -48,7 +48,7 @@ describe('audit lines over the bot token REST (the stand-in)', () => {
 		// A careless caller passing the whole key still puts only its last 4 characters in the channel.
 		await postAudit(ctx(), guildId, {
 			key: 'audit.serverKeySet',
-			vars: { userId: ADMIN, keyHint: KEY, when: auditTime(Date.UTC(2026, 10, 23, 22, 0)) },
+			vars: { actor: `<@${ADMIN}>`, keyHint: KEY, when: auditTime(Date.UTC(2026, 10, 23, 22, 0)) },
 		});
 		assert.equal(lines().length, 1);
 		const [line] = lines();
@@ -59,14 +59,14 @@ describe('audit lines over the bot token REST (the stand-in)', () => {
 
 	test("the line follows the server's language setting, else the server's locale", async () => {
 		await settings.update(guildId, { language: 'fr' });
-		await postAudit(ctx(), guildId, { key: 'audit.settingsReset', vars: { userId: ADMIN, when: auditTime() } });
+		await postAudit(ctx(), guildId, { key: 'audit.settingsReset', vars: { actor: `<@${ADMIN}>`, when: auditTime() } });
 		assert.match(lines().at(-1)!, /réglages/);
 		assert.doesNotMatch(lines().at(-1)!, /settings/);
 		await settings.update(guildId, { language: 'auto' });
 		await postAudit(
 			ctx(),
 			guildId,
-			{ key: 'audit.settingsReset', vars: { userId: ADMIN, when: auditTime() } },
+			{ key: 'audit.settingsReset', vars: { actor: `<@${ADMIN}>`, when: auditTime() } },
 			{ guildLocale: 'ja' },
 		);
 		assert.match(lines().at(-1)!, /[\u3040-\u30ff\u4e00-\u9fff]/);
@@ -74,7 +74,7 @@ describe('audit lines over the bot token REST (the stand-in)', () => {
 
 	test('an audit channel Discord reports unknown is unset and remembered as deleted; nothing throws', async () => {
 		await settings.update(guildId, { auditChannelId: '499999999999999999' });
-		await postAudit(ctx(), guildId, { key: 'audit.serverKeyRemoved', vars: { userId: ADMIN, when: auditTime() } });
+		await postAudit(ctx(), guildId, { key: 'audit.serverKeyRemoved', vars: { actor: `<@${ADMIN}>`, when: auditTime() } });
 		const now = await settings.get(guildId);
 		assert.equal(now.auditChannelId, null);
 		assert.deepEqual(now.deleted, ['auditChannelId']);

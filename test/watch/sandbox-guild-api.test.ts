@@ -6,7 +6,8 @@ import { Permission, startDiscordSandbox, type DiscordSandbox } from '../../sand
 import { botGuildApi, createBotRest } from '../../src/discord/bot-rest.js';
 import { ChannelRefusedError, RenameRateLimitedError } from '../../src/errors.js';
 import type { GuildApi } from '../../src/guild-api.js';
-import { missingPermissions, statChannelPermissions } from '../../src/watch/permissions.js';
+import { missingPermissions } from '../../src/permissions.js';
+import { statChannelPermissions } from '../../src/watch/permissions.js';
 
 describe('GuildApi renames and channel permissions on the stand-in', () => {
 	let sandbox: DiscordSandbox;

@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { translator } from '../../src/i18n/index.js';
-import { describeExpectedError, linkFailure } from '../../src/discord/error-boundary.js';
-import { renderMessage } from '../../src/i18n/index.js';
-import { UserFacingError } from '../../src/errors.js';
-import { InvalidKeyError, RelinkNeededError, StorageUnavailableError } from '../../src/errors.js';
+import { translator } from '../src/i18n/index.js';
+import { describeExpectedError, linkFailure } from '../src/error-messages.js';
+import { renderMessage } from '../src/i18n/index.js';
+import { UserFacingError } from '../src/errors.js';
+import { InvalidKeyError, RelinkNeededError, StorageUnavailableError } from '../src/errors.js';
 import {
 	FeatureUnavailableError,
 	KeyRejectedError,
 	ProtocolError,
 	RateLimitedError,
 	UpstreamUnreachableError,
-} from '../../src/errors.js';
+} from '../src/errors.js';
 
 const en = translator('en-US');
 const de = translator('de');
