@@ -1,8 +1,16 @@
-import { ChannelType, InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
+import {
+	type ApplicationCommandOptionAllowedChannelTypes,
+	InteractionContextType,
+	PermissionFlagsBits,
+	SlashCommandBuilder,
+} from 'discord.js';
+import { channelTypesFor } from '../../src/channel-kinds.js';
 import type { MessageKey } from '../../src/i18n/index.js';
 import { REPORT_FREQUENCIES, WEEKDAYS } from '../../src/reports/report-record.js';
 import { described, localizedChoices } from './localized.js';
 
+/** Which channels take posts is said once; Discord's builder types its own channel type values. */
+const POST_CHANNEL_TYPES = channelTypesFor('posts') as readonly ApplicationCommandOptionAllowedChannelTypes[];
 const choice = <V extends string>(key: MessageKey, value: V) => localizedChoices([value], () => key)[0]!;
 /** Monday first, as people read a week; cron's order (Sunday = 0) stays inside the schedule. */
 const WEEK_ORDER = [...WEEKDAYS.slice(1), WEEKDAYS[0]];
@@ -18,7 +26,7 @@ export const definition = described(new SlashCommandBuilder(), 'commands.report.
 				described(option, 'commands.report.subcommands.add.options.channel.description')
 					.setName('channel')
 					.setRequired(true)
-					.addChannelTypes(ChannelType.GuildText, ChannelType.GuildAnnouncement),
+					.addChannelTypes(...POST_CHANNEL_TYPES),
 			)
 			.addStringOption((option) =>
 				described(option, 'commands.report.subcommands.add.options.every.description')

@@ -1,3 +1,5 @@
+import type { BotPermission } from '../permissions.js';
+
 /** How often a report is posted; daily shows the last 7 days, weekly the last 30. */
 export const REPORT_FREQUENCIES = ['daily', 'weekly'] as const;
 export type ReportFrequency = (typeof REPORT_FREQUENCIES)[number];
@@ -7,15 +9,19 @@ export const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as con
 export type Weekday = (typeof WEEKDAYS)[number];
 
 /** The channel permissions a report needs, in the order replies name them. */
-export const REPORT_PERMISSIONS = ['viewChannel', 'sendMessages', 'embedLinks', 'attachFiles'] as const;
-export type ReportPermission = (typeof REPORT_PERMISSIONS)[number];
+export const REPORT_PERMISSIONS = [
+	'viewChannel',
+	'sendMessages',
+	'embedLinks',
+	'attachFiles',
+] as const satisfies readonly BotPermission[];
 
 export type PauseReason = 'missingPermissions' | 'channelGone' | 'keyRejected' | 'noServerKey';
 
 export interface ReportPause {
 	reason: PauseReason;
 	/** For missingPermissions: the ones known to be missing (all four when Discord did not say which). */
-	permissions?: ReportPermission[];
+	permissions?: BotPermission[];
 	/** Epoch ms. */
 	at: number;
 }

@@ -4,6 +4,7 @@ import { execute, onAutocomplete } from '../../commands/report.js';
 import { definition } from '../../commands/definitions/report.js';
 import type { AutocompleteInteraction } from '../../src/discord/interaction.js';
 import { UserFacingError } from '../../src/errors.js';
+import { permissionList } from '../../src/permissions.js';
 import { buildReportPost } from '../../src/reports/build-report-post.js';
 import { createReportStore } from '../../src/reports/report-store.js';
 import { countFigures } from '../../src/links/count-links.js';
@@ -186,7 +187,7 @@ describe('/report add', () => {
 		const here = '200000000000000009';
 		const error = await refusal(execute(add(here, { channelId: here, appPermissions: 0x400n | 0x800n }), env.ctx));
 		assert.equal(error.key, 'report.cannotPost');
-		assert.deepEqual(error.vars, { channelId: here, permissions: 'Embed Links and Attach Files' });
+		assert.deepEqual(error.vars, { channelId: here, permissions: permissionList(['embedLinks', 'attachFiles']) });
 		await execute(add(here, { channelId: here, appPermissions: ALL_POSTING }), env.ctx);
 		await execute(add('7', { channelId: here, appPermissions: 0n }), env.ctx);
 		assert.equal((await createReportStore(env.ctx.stores).listServer(GUILD)).length, 2);
