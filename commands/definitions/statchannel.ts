@@ -1,6 +1,15 @@
-import { ChannelType, InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
+import {
+	type ApplicationCommandOptionAllowedChannelTypes,
+	InteractionContextType,
+	PermissionFlagsBits,
+	SlashCommandBuilder,
+} from 'discord.js';
+import { channelTypesFor } from '../../src/channel-kinds.js';
 import { STAT_FIGURES } from '../../src/watch/watch-record.js';
 import { described, localizedChoices } from './localized.js';
+
+/** Which channels may be stat channels is said once; Discord's builder types its own channel type values. */
+const STAT_CHANNEL_TYPES = channelTypesFor('statChannel') as readonly ApplicationCommandOptionAllowedChannelTypes[];
 
 export const definition = described(new SlashCommandBuilder(), 'watch.commands.statchannel.description')
 	.setName('statchannel')
@@ -13,7 +22,7 @@ export const definition = described(new SlashCommandBuilder(), 'watch.commands.s
 				described(option, 'watch.commands.statchannel.addChannel')
 					.setName('channel')
 					.setRequired(true)
-					.addChannelTypes(ChannelType.GuildVoice, ChannelType.GuildCategory),
+					.addChannelTypes(...STAT_CHANNEL_TYPES),
 			)
 			.addStringOption((option) =>
 				described(option, 'watch.commands.statchannel.addFigure')

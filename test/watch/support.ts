@@ -207,6 +207,8 @@ export async function autocomplete(
 		userId: ADMIN,
 		guildId: GUILD,
 		locale: 'en-US',
+		// The choices name the server's records: offered only to those who may manage them, as the command is.
+		memberPermissions: MANAGE_GUILD,
 		commandName,
 		subcommand: 'remove',
 		focused: { name: option, value: typed },

@@ -1,0 +1,70 @@
+// What the stat channel and alert actions share: both watch the server's account, both name a channel the bot must
+// be able to use, and both keep a short list per server that is listed and removed from by one identifier.
+import { ChannelRefusedError, UserFacingError } from '../errors.js';
+import { missingPermissions, permissionList, type BotPermission } from '../permissions.js';
+import type { CoreContext } from '../stats/core-context.js';
+import type { WatchContext } from './watch-context.js';
+import type { RecordTable } from './watch-store.js';
+import type { WatchPause } from './watch-record.js';
+
+/** What the stat channel and alert actions use of the core's services; a CoreContext has all of it. */
+export type WatchActionContext = WatchContext & Pick<CoreContext, 'now'>;
+
+/** A channel as a front end picked it; `type` null when it was not told (Discord's picker already limited it). */
+export interface ChosenChannel {
+	id: string;
+	type: number | null;
+}
+
+/** One server's stat channels or alerts, with what a listing says about them. */
+export interface WatchList<R extends { paused: WatchPause | null }> {
+	records: R[];
+	/** The most a server may have. */
+	max: number;
+	/** How often they are refreshed or checked. */
+	everyMinutes: number;
+}
+
+export const clockOf = (ctx: Pick<CoreContext, 'now'>): (() => number) => ctx.now ?? Date.now;
+
+/** Both features watch the server's account: without a readable server key there is nothing to show. */
+export async function requireServerKey(ctx: Pick<WatchContext, 'links'>, guildId: string): Promise<void> {
+	const link = await ctx.links.getServerLink(guildId);
+	if (!link) throw new UserFacingError('watch.needsServerKey');
+	if (!link.readable) throw new UserFacingError('errors.serverRelinkNeeded');
+}
+
+/**
+ * Asks Discord for the bot's permissions in the chosen channel (an interaction carries them only for the channel it
+ * was typed in, a web form for none) and names what is missing.
+ */
+export async function requireBotPermissions(
+	ctx: Pick<WatchContext, 'guildApi'>,
+	guildId: string,
+	channelId: string,
+	needed: readonly BotPermission[],
+): Promise<void> {
+	const granted = await ctx.guildApi.channelPermissions(guildId, channelId).catch((error: unknown) => {
+		// A channel the bot cannot even see reads as gone to it: View Channel is what it lacks.
+		if (error instanceof ChannelRefusedError) return 0n;
+		throw error;
+	});
+	const missing = missingPermissions(granted, needed);
+	if (missing.length === 0) return;
+	throw new UserFacingError('watch.cannotUse', { channelId, permissions: permissionList(missing) });
+}
+
+/** A channel typed or picked as `<#id>`, a link or a bare id; null when it holds no id. */
+export function channelIdOf(text: string | null): string | null {
+	return (text ?? '').match(/\d{17,20}/g)?.at(-1) ?? null;
+}
+
+/** Deletes one record under its lock: the record that was there, or null when there was none. */
+export async function removeRecord<R>(table: RecordTable<R>, guildId: string, id: string): Promise<R | null> {
+	let removed: R | null = null;
+	await table.update(guildId, id, (current) => {
+		removed = current;
+		return current === null ? undefined : null;
+	});
+	return removed;
+}
