@@ -1,10 +1,10 @@
 import type { BotContext } from '../src/discord/context.js';
 import { replyIfCoolingDown } from '../src/discord/cooldowns.js';
-import { linkFailure } from '../src/error-messages.js';
 import { keyModal, readKeyField } from '../src/discord/key-modal.js';
 import { linkConfirmation } from '../src/discord/link-replies.js';
 import { memberTranslator } from '../src/i18n/index.js';
 import type { CommandInteraction, ModalInteraction } from '../src/discord/interaction.js';
+import { link } from '../src/stats/link-actions.js';
 
 /** The slash command this module answers: the name its definition registers (test/commands/definitions.test.ts). */
 export const name = 'link';
@@ -17,8 +17,6 @@ export async function execute(interaction: CommandInteraction, ctx: BotContext):
 
 export async function onModal(interaction: ModalInteraction, ctx: BotContext): Promise<void> {
 	await interaction.defer('private'); // verifying the key calls the network
-	const info = await ctx.links.linkUser(interaction.userId, readKeyField(interaction)).catch((error: unknown) => {
-		throw linkFailure(error, 'link');
-	});
+	const info = await link(ctx, interaction.userId, readKeyField(interaction));
 	await interaction.editReply({ content: linkConfirmation(memberTranslator(interaction), info, 'user') });
 }

@@ -1,68 +1,45 @@
-import { auditActor } from '../src/actor.js';
-import { actorOf } from '../src/discord/actor-of.js';
-import { PermissionFlagsBits, time, TimestampStyles } from 'discord.js';
-import type { Translate } from '../src/i18n/index.js';
+import { time, TimestampStyles } from 'discord.js';
+import { requireManageServer } from '../src/actor.js';
+import { actorOf, requireGuild } from '../src/discord/actor-of.js';
 import type { BotContext } from '../src/discord/context.js';
-import { linkFailure } from '../src/error-messages.js';
 import { keyModal, readKeyField } from '../src/discord/key-modal.js';
 import { linkConfirmation } from '../src/discord/link-replies.js';
-import { memberTranslator } from '../src/i18n/index.js';
+import { memberTranslator, type Translate } from '../src/i18n/index.js';
 import type { CommandInteraction, ModalInteraction } from '../src/discord/interaction.js';
-import { UserFacingError } from '../src/errors.js';
 import type { LinkStatus } from '../src/links/link-model.js';
 import { sanitizeAccountName } from '../src/render/embed.js';
-import { auditTime, postAudit } from '../src/settings/audit.js';
-import { forgetHistoryAfterUnlink } from '../src/stats/forget-history.js';
+import { removeServerKey, serverKeyStatus, setServerKey } from '../src/stats/server-key-actions.js';
 
 /** The slash command this module answers: the name its definition registers (test/commands/definitions.test.ts). */
 export const name = 'server-key';
 
 export async function execute(interaction: CommandInteraction, ctx: BotContext): Promise<void> {
-	const guildId = requireManageServer(interaction);
+	const guildId = requireGuild(interaction, 'server-key');
+	const actor = actorOf(interaction);
 	const t = memberTranslator(interaction);
 	if (interaction.subcommand === 'set') {
+		// Refused before the form, so nobody pastes a key only to be turned away; the action checks again on submit.
+		requireManageServer(actor, 'server-key');
 		await interaction.showModal(keyModal('server-key:submit', 'modals.serverKey.title', t));
 		return;
 	}
 	await interaction.defer('private');
 	if (interaction.subcommand === 'remove') {
-		const link = await ctx.links.getServerLink(guildId).catch(() => null);
-		const removed = await ctx.links.removeServerLink(guildId);
-		if (removed) {
-			await forgetHistoryAfterUnlink(ctx, link?.accountName ?? null);
-			await postAudit(
-				ctx,
-				guildId,
-				{ key: 'audit.serverKeyRemoved', vars: { actor: auditActor(actorOf(interaction)), when: auditTime() } },
-				{ guildLocale: interaction.guildLocale },
-			);
-		}
+		const { removed } = await removeServerKey(ctx, actor, guildId, { guildLocale: interaction.guildLocale });
 		await interaction.editReply({ content: t(removed ? 'serverKey.removed' : 'serverKey.nothingToRemove') });
 		return;
 	}
-	const status = await ctx.links.getServerLink(guildId);
+	const status = await serverKeyStatus(ctx, actor, guildId);
 	await interaction.editReply({ content: status ? describeServerLink(t, status) : t('serverKey.none') });
 }
 
 export async function onModal(interaction: ModalInteraction, ctx: BotContext): Promise<void> {
-	// Checked again on submit: the default permission only hides the command, and roles can change meanwhile.
-	const guildId = requireManageServer(interaction);
-	await interaction.defer('private');
-	const info = await ctx.links
-		.linkServer(guildId, readKeyField(interaction), interaction.userId)
-		.catch((error: unknown) => {
-			throw linkFailure(error, 'server-key set');
-		});
+	const guildId = requireGuild(interaction, 'server-key');
+	await interaction.defer('private'); // verifying the key calls the network
+	const info = await setServerKey(ctx, actorOf(interaction), guildId, readKeyField(interaction), {
+		guildLocale: interaction.guildLocale,
+	});
 	await interaction.editReply({ content: linkConfirmation(memberTranslator(interaction), info, 'server') });
-	await postAudit(
-		ctx,
-		guildId,
-		{
-			key: 'audit.serverKeySet',
-			vars: { actor: auditActor(actorOf(interaction)), keyHint: info.keyHint, when: auditTime() },
-		},
-		{ guildLocale: interaction.guildLocale },
-	);
 }
 
 /** A link no configured secret can open is as good as none: the admin must set the key again. */
@@ -83,16 +60,4 @@ function describeServerLink(t: Translate, status: LinkStatus): string {
 			? 'serverKey.statusUnverified'
 			: 'serverKey.statusUnverifiedNoLinker';
 	return verified ? t(key, vars) : `${t(key, vars)}\n${t('serverKey.notVerifiedNote')}`;
-}
-
-/**
- * `default_member_permissions` is only a default that server owners can override per channel or
- * role, so Manage Server is checked here on every run.
- */
-function requireManageServer(interaction: CommandInteraction | ModalInteraction): string {
-	if (interaction.guildId === null) throw new UserFacingError('errors.guildOnly', { command: 'server-key' });
-	if (((interaction.memberPermissions ?? 0n) & PermissionFlagsBits.ManageGuild) === 0n) {
-		throw new UserFacingError('serverKey.manageServerRequired');
-	}
-	return interaction.guildId;
 }

@@ -1,6 +1,14 @@
+import { isChannelFor } from '../channel-kinds.js';
 import { UserFacingError } from '../errors.js';
-import { isStatsDays, isStatsMetric, STATS_DAYS } from '../stats-options.js';
-import { SETTING_OPTIONS, type SettingName } from './describe-settings.js';
+import {
+	DEFAULT_DAYS,
+	DEFAULT_METRIC,
+	isStatsDays,
+	isStatsMetric,
+	STATS_DAYS,
+	type StatsDays,
+} from '../stats-options.js';
+import { SETTING_NAMES, SETTING_OPTIONS, type SettingName } from './describe-settings.js';
 import { isSettingsLanguage, type SettingsChange } from './settings-record.js';
 
 /** The options of `/settings set` as any front end reads them (Discord's command options fit). */
@@ -11,47 +19,113 @@ export interface SettingsOptionReader {
 	role(name: string): { id: string } | null;
 }
 
-/**
- * Text and announcement channels: the ones members read posts in. Discord resolves the channel's type;
- * when it did not (null), the option's own channel_types have already limited the choice.
- */
-const POSTABLE_CHANNEL_TYPES: readonly (number | null)[] = [0, 5, null];
+/** A channel as a front end picked it; `type` null when it was not told (Discord's picker already limited it). */
+export interface SettingsChannel {
+	id: string;
+	type: number | null;
+}
 
 /**
- * The change `/settings set` asks for, checked again here: Discord enforces option types and choices,
- * a stale client or a crafted request may not.
+ * `/settings set` as plain values, named as its options: what the slash command's options and the dashboard's form
+ * both give. An absent field is left as it is; null or '' puts that setting back to its default (a role or channel
+ * unset). A bare channel id is a channel whose type was not told.
  */
-export function readSettingsChange(options: SettingsOptionReader): { change: SettingsChange; changed: SettingName[] } {
-	const change: SettingsChange = {};
-	const role = (name: 'serverStatsRoleId' | 'shareRoleId') => {
-		const value = options.role(SETTING_OPTIONS[name]);
-		if (value) change[name] = value.id;
-	};
-	const channel = (name: 'shareChannelId' | 'auditChannelId') => {
-		const value = options.channel(SETTING_OPTIONS[name]);
-		if (!value) return;
-		if (!POSTABLE_CHANNEL_TYPES.includes(value.type)) {
-			throw new UserFacingError('settings.notTextChannel', { option: SETTING_OPTIONS[name] });
-		}
-		change[name] = value.id;
-	};
-	role('serverStatsRoleId');
-	role('shareRoleId');
-	channel('shareChannelId');
-	channel('auditChannelId');
+export interface SettingsInput {
+	'server-stats-role'?: string | null;
+	'share-role'?: string | null;
+	'share-channel'?: SettingsChannel | string | null;
+	'default-days'?: number | string | null;
+	'default-metric'?: string | null;
+	language?: string | null;
+	'audit-channel'?: SettingsChannel | string | null;
+}
+
+export interface ParsedSettingsChange {
+	change: SettingsChange;
+	/** The settings the input named, in the order `/settings show` lists them. */
+	changed: SettingName[];
+}
+
+const SNOWFLAKE = /^\d{17,20}$/;
+
+/** The options a `/settings set` carries; Discord sends only those the member gave, never an empty one. */
+export function readSettingsOptions(options: SettingsOptionReader): SettingsInput {
+	const input: SettingsInput = {};
+	const serverStatsRole = options.role(SETTING_OPTIONS.serverStatsRoleId);
+	if (serverStatsRole) input['server-stats-role'] = serverStatsRole.id;
+	const shareRole = options.role(SETTING_OPTIONS.shareRoleId);
+	if (shareRole) input['share-role'] = shareRole.id;
+	const shareChannel = options.channel(SETTING_OPTIONS.shareChannelId);
+	if (shareChannel) input['share-channel'] = shareChannel;
 	const days = options.integer(SETTING_OPTIONS.defaultDays);
-	if (days !== null) {
-		if (!isStatsDays(days)) throw new UserFacingError('stats.invalidDays', { choices: STATS_DAYS.join(', ') });
-		change.defaultDays = days;
-	}
+	if (days !== null) input['default-days'] = days;
 	const metric = options.string(SETTING_OPTIONS.defaultMetric);
-	if (metric !== null) {
-		if (!isStatsMetric(metric)) throw new UserFacingError('stats.invalidMetric');
-		change.defaultMetric = metric;
-	}
+	if (metric !== null) input['default-metric'] = metric;
 	const language = options.string(SETTING_OPTIONS.language);
-	if (language !== null && isSettingsLanguage(language)) change.language = language;
-	const changed = Object.keys(change) as SettingName[];
+	if (language !== null) input.language = language;
+	const auditChannel = options.channel(SETTING_OPTIONS.auditChannelId);
+	if (auditChannel) input['audit-channel'] = auditChannel;
+	return input;
+}
+
+/**
+ * The change an input asks for, checked value by value: Discord enforces option types and choices, a stale client,
+ * a crafted request or a form posted by hand may not.
+ */
+export function parseSettingsInput(input: SettingsInput): ParsedSettingsChange {
+	const change: SettingsChange = {};
+	const given = (name: SettingName) => input[SETTING_OPTIONS[name]] !== undefined;
+	const isEmpty = (value: unknown) => value === null || value === '';
+	for (const name of ['serverStatsRoleId', 'shareRoleId'] as const) {
+		if (given(name)) change[name] = roleIdOf(input[SETTING_OPTIONS[name]]);
+	}
+	for (const name of ['shareChannelId', 'auditChannelId'] as const) {
+		if (given(name)) change[name] = postChannelIdOf(input[SETTING_OPTIONS[name]], SETTING_OPTIONS[name]);
+	}
+	const days = input['default-days'];
+	if (days !== undefined) change.defaultDays = isEmpty(days) ? DEFAULT_DAYS : daysOf(days);
+	const metric = input['default-metric'];
+	if (metric !== undefined) {
+		if (isEmpty(metric)) change.defaultMetric = DEFAULT_METRIC;
+		else if (isStatsMetric(metric)) change.defaultMetric = metric;
+		else throw new UserFacingError('stats.invalidMetric');
+	}
+	const language = input.language;
+	if (language !== undefined) {
+		if (isEmpty(language)) change.language = 'auto';
+		else if (isSettingsLanguage(language)) change.language = language;
+		// Discord offers only the listed languages, so no command words exist for another: a crafted request.
+		else throw new UserFacingError('errors.unsupported');
+	}
+	const changed = SETTING_NAMES.filter((name) => name in change);
 	if (changed.length === 0) throw new UserFacingError('settings.noChanges');
 	return { change, changed };
+}
+
+/** `/settings set` read and checked in one step. */
+export function readSettingsChange(options: SettingsOptionReader): ParsedSettingsChange {
+	return parseSettingsInput(readSettingsOptions(options));
+}
+
+function roleIdOf(value: string | null | undefined): string | null {
+	if (value === null || value === undefined || value === '') return null;
+	// A role id comes from Discord's picker or the page's list: anything else was typed by hand.
+	if (!SNOWFLAKE.test(value)) throw new UserFacingError('errors.unsupported');
+	return value;
+}
+
+/** Share and audit posts go to channels that take messages: text and announcement channels. */
+function postChannelIdOf(value: SettingsChannel | string | null | undefined, option: string): string | null {
+	if (value === null || value === undefined || value === '') return null;
+	const channel = typeof value === 'string' ? { id: value, type: null } : value;
+	if (!SNOWFLAKE.test(channel.id) || !isChannelFor('posts', channel.type)) {
+		throw new UserFacingError('settings.notTextChannel', { option });
+	}
+	return channel.id;
+}
+
+function daysOf(value: number | string): StatsDays {
+	const days = typeof value === 'number' ? value : /^\d{1,3}$/.test(value) ? Number(value) : Number.NaN;
+	if (!isStatsDays(days)) throw new UserFacingError('stats.invalidDays', { choices: STATS_DAYS.join(', ') });
+	return days;
 }

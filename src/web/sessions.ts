@@ -1,12 +1,12 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type Keyv from 'keyv';
+import { disablePublic, enablePublic, guildOfPublicToken, publicToken } from '../settings/public-page.js';
 import type { UserGuild } from './discord-oauth.js';
 
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const LOGIN_STATE_TTL_MS = 10 * 60 * 1000;
-/** 256 bits for session ids and login states, 128 for public-link tokens (they sit in URLs). */
+/** 256 bits for session ids and login states. */
 const ID_BYTES = 32;
-const PUBLIC_TOKEN_BYTES = 16;
 
 /** What a session holds: who logged in and their server list from login. No OAuth2 token. */
 export interface WebSession {
@@ -35,11 +35,15 @@ export interface WebStore {
 	 * Null when unknown, used or older than 10 minutes.
 	 */
 	takeLoginState(state: string): Promise<LoginState | null>;
+	/** The public page's token store (src/settings/public-page.ts) on this namespace: reads for the pages. */
 	publicToken(guildId: string): Promise<string | null>;
-	/** A new token (the old one stops working at once). */
+	guildOfPublicToken(token: string): Promise<string | null>;
+	/**
+	 * Kept for the routes written before `setPublicPage`: a change made here skips its Manage Server check and
+	 * audit line, so new code calls `setPublicPage` (src/settings/public-page.ts) instead.
+	 */
 	enablePublic(guildId: string): Promise<string>;
 	disablePublic(guildId: string): Promise<void>;
-	guildOfPublicToken(token: string): Promise<string | null>;
 }
 
 /** A random id, URL-safe. */
@@ -63,8 +67,7 @@ export function createWebStore(keyv: Keyv, options: { now?: () => number } = {})
 	const now = options.now ?? Date.now;
 	const sessionKey = (id: string) => `session:${digest(id)}`;
 	const stateKey = (state: string) => `state:${digest(state)}`;
-	const publicKey = (token: string) => `public:${digest(token)}`;
-	const guildPublicKey = (guildId: string) => `public-of:${guildId}`;
+	const publicPages = { stores: { web: keyv } };
 	const taking = new Set<string>();
 	return {
 		async createSession(session) {
@@ -103,27 +106,9 @@ export function createWebStore(keyv: Keyv, options: { now?: () => number } = {})
 				taking.delete(key);
 			}
 		},
-		async publicToken(guildId) {
-			const entry = (await keyv.get(guildPublicKey(guildId))) as { token: string } | undefined;
-			return entry?.token ?? null;
-		},
-		async enablePublic(guildId) {
-			const old = await this.publicToken(guildId);
-			if (old) await keyv.delete(publicKey(old));
-			const token = randomId(PUBLIC_TOKEN_BYTES);
-			await keyv.set(publicKey(token), { guildId });
-			await keyv.set(guildPublicKey(guildId), { token });
-			return token;
-		},
-		async disablePublic(guildId) {
-			const old = await this.publicToken(guildId);
-			if (old) await keyv.delete(publicKey(old));
-			await keyv.delete(guildPublicKey(guildId));
-		},
-		async guildOfPublicToken(token) {
-			if (!/^[A-Za-z0-9_-]{16,64}$/.test(token)) return null;
-			const entry = (await keyv.get(publicKey(token))) as { guildId: string } | undefined;
-			return entry?.guildId ?? null;
-		},
+		publicToken: (guildId) => publicToken(publicPages, guildId),
+		guildOfPublicToken: (token) => guildOfPublicToken(publicPages, token),
+		enablePublic: (guildId) => enablePublic(publicPages, guildId),
+		disablePublic: (guildId) => disablePublic(publicPages, guildId),
 	};
 }
