@@ -34,7 +34,8 @@ export interface BotServices {
 export async function openBotServices(
 	config: Config,
 	log: Logger,
-	options: { now?: () => number } = {},
+	/** `namespacePrefix`: prepended to every namespace and claim, so tests can share one Redis or PostgreSQL. */
+	options: { now?: () => number; namespacePrefix?: string } = {},
 ): Promise<BotServices> {
 	const metrics = createMetrics({
 		commands: commandModules.map((module) => module.name),
@@ -46,8 +47,9 @@ export async function openBotServices(
 		log.error({ err: error }, 'storage error');
 		metrics.storeErrors.inc({ operation: storeOperationOf(error) as StoreOperation });
 	};
-	const stores = await openStores(config.storeUrl, { onError });
-	const coordinator = await openCoordinator(config.storeUrl, { onError });
+	const { namespacePrefix } = options;
+	const stores = await openStores(config.storeUrl, { onError, namespacePrefix });
+	const coordinator = await openCoordinator(config.storeUrl, { onError, namespacePrefix });
 	// One process owns a SQLite file, so in-process locks and cooldowns are exact there and cost no write.
 	const shared = storeSchemeOf(config.storeUrl) !== 'sqlite';
 	const withLock = shared ? claimLock(coordinator) : createKeyedMutex();
