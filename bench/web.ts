@@ -1,6 +1,7 @@
 // The web dashboard: a server page and its JSON view at 365 days (stats snapshot cached, a year of history),
-// each beside serving the chart.js file from the same server in the same run; and the memory of an
-// `npm run web` process after 1,000 sessions beside the same process with none.
+// the manage page and a POST that adds an alert and one that removes it (SQLite), each beside serving the
+// chart.js file from the same server in the same run; and the memory of an `npm run web` process after 1,000
+// sessions beside the same process with none.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { WebSocket } from 'ws';
 import { startDiscordSandbox } from '../sandbox/index.js';
 import { Visitor } from '../scripts/demo/web.js';
 import { startWebStack, WEB_PEOPLE } from '../scripts/demo/web-stack.js';
+import { watchStoreOf } from '../src/watch/watch-context.js';
 import type { BenchFigure } from './figures.js';
 import { percentile } from './percentile.js';
 
@@ -213,6 +215,91 @@ async function runSessionMemoryBench(): Promise<BenchFigure[]> {
 	}
 }
 
+/** Milliseconds per form POST, as the manage page sends it; the answer must be the 303 back to the page. */
+async function timePost(visitor: Visitor, path: string, fields: Record<string, string>): Promise<number> {
+	const started = performance.now();
+	const answer = await visitor.post(path, fields);
+	await answer.arrayBuffer();
+	if (answer.status !== 303) throw new Error(`${path} answered ${answer.status}`);
+	return performance.now() - started;
+}
+
+/**
+ * An admin's manage page (every section's list, the server's roles and channels) beside the chart.js file, and
+ * the writes behind it: each round adds an alert and removes it again through the forms, the core actions doing
+ * what `/alert add` and `/alert remove` do (a fresh Manage Server read, the bot's permissions, the lock, the record).
+ */
+async function runManageBench(): Promise<BenchFigure[]> {
+	const stack = await startWebStack();
+	try {
+		const admin = new Visitor(stack.webUrl);
+		stack.sandbox.setOAuthUser(WEB_PEOPLE.admin);
+		await admin.logIn();
+		const { name, value } = admin.sessionCookie();
+		const cookie = `${name}=${value}`;
+		const manage = `${stack.webUrl}/servers/${stack.guildId}/manage`;
+		const file = `${stack.webUrl}/static/chart.umd.min.js`;
+		for (const url of [manage, file]) await timeGets(url, cookie, 5);
+		const pages: number[] = [];
+		const files: number[] = [];
+		for (let round = 0; round < ROUNDS / 50; round += 1) {
+			pages.push(...(await timeGets(manage, cookie, 50)));
+			files.push(...(await timeGets(file, cookie, 50)));
+		}
+		const channel = stack.sandbox.guilds.find((guild) => guild.id === stack.guildId)!.channelIds[0]!;
+		const alerts = watchStoreOf(stack.bot.ctx).alerts;
+		const path = `/servers/${stack.guildId}/alerts`;
+		const adds: number[] = [];
+		const removes: number[] = [];
+		for (let round = 0; round < ROUNDS / 3; round += 1) {
+			adds.push(await timePost(admin, path, { kind: 'failed-share', channel, threshold: '10' }));
+			const [added] = await alerts.listServer(stack.guildId);
+			if (!added) throw new Error('the alert was not stored');
+			removes.push(await timePost(admin, path, { action: 'remove', id: added.id }));
+		}
+		const fileP99 = percentile(files, 99);
+		const pageP99 = percentile(pages, 99);
+		const addP99 = percentile(adds, 99);
+		const removeP99 = percentile(removes, 99);
+		return [
+			{
+				name: 'dashboard manage page, p50',
+				value: percentile(pages, 50),
+				unit: 'ms',
+				baseline: percentile(files, 50),
+				goal: 'baseline: chart.js file from the same server',
+				met: null,
+			},
+			{
+				name: 'dashboard manage page, p99',
+				value: pageP99,
+				unit: 'ms',
+				baseline: fileP99,
+				goal: "<= 5x the chart.js file's p99 and < 50 ms",
+				met: pageP99 <= 5 * fileP99 && pageP99 < 50,
+			},
+			{
+				name: 'manage page POST adding an alert (SQLite), p99',
+				value: addP99,
+				unit: 'ms',
+				baseline: fileP99,
+				goal: '< 100 ms',
+				met: addP99 < 100,
+			},
+			{
+				name: 'manage page POST removing an alert (SQLite), p99',
+				value: removeP99,
+				unit: 'ms',
+				baseline: fileP99,
+				goal: '< 100 ms',
+				met: removeP99 < 100,
+			},
+		];
+	} finally {
+		await stack.close();
+	}
+}
+
 export async function runWebBench(): Promise<BenchFigure[]> {
-	return [...(await runPageBench()), ...(await runSessionMemoryBench())];
+	return [...(await runPageBench()), ...(await runManageBench()), ...(await runSessionMemoryBench())];
 }

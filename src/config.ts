@@ -38,6 +38,8 @@ export interface Config {
 	shardCount: number | 'auto';
 	/** Processes the shards are spread over (ShardingManager when above 1). */
 	botProcesses: number;
+	/** Set in a bot process a ShardingManager started: what the manager handed it. */
+	managedChild: ManagedChild | null;
 	/** Set: HTTP interactions mode, no gateway. */
 	interactionsPort: number | null;
 	interactionsHost: string;
@@ -54,6 +56,23 @@ export interface Config {
 	discordClientSecret: string | null;
 	/** Discord's authorization page. */
 	discordOauthUrl: string;
+}
+
+export interface ManagedChild {
+	/** 0, 1, …: the child's index, for what each process must own alone (its metrics port). */
+	index: number;
+	/** The shard ids this child runs. */
+	shards: number[];
+}
+
+/** Environment a ShardingManager child reads its shards from (discord.js's own names, JSON list). */
+export const SHARDS_ENV = 'SHARDS';
+/** Environment naming a ShardingManager child's index (0, 1, …). */
+export const PROCESS_INDEX_ENV = 'BOT_PROCESS_INDEX';
+
+/** A bot process a ShardingManager started (BOT_PROCESSES above 1): it runs the shards it was handed. */
+export function isManagedChild(config: Pick<Config, 'managedChild'>): config is { managedChild: ManagedChild } {
+	return config.managedChild !== null;
 }
 
 export class ConfigError extends Error {
@@ -175,9 +194,36 @@ function readScaleSettings(readers: ReturnType<typeof envReaders>, isBot: boolea
 	return {
 		shardCount,
 		botProcesses,
+		managedChild: readManagedChild(readers, shardCount),
 		interactionsPort,
 		interactionsHost: readers.read('INTERACTIONS_HOST') ?? '127.0.0.1',
 	};
+}
+
+/** What a ShardingManager handed this process (discord.js sets SHARDING_MANAGER in its children); null otherwise. */
+function readManagedChild(readers: ReturnType<typeof envReaders>, shardCount: number | 'auto'): ManagedChild | null {
+	if (readers.read('SHARDING_MANAGER') !== 'true') return null;
+	const raw = readers.read(SHARDS_ENV);
+	let ids: unknown;
+	try {
+		ids = JSON.parse(raw ?? '');
+	} catch {
+		readers.problems.push(`${SHARDS_ENV} must be a JSON list of shard ids, got ${JSON.stringify(raw)}`);
+		return null;
+	}
+	if (typeof ids === 'number') ids = [ids];
+	const below = typeof shardCount === 'number' ? shardCount : Number.POSITIVE_INFINITY;
+	if (
+		!Array.isArray(ids) ||
+		ids.length === 0 ||
+		!ids.every((id) => Number.isInteger(id) && (id as number) >= 0 && (id as number) < below)
+	) {
+		const limit = typeof shardCount === 'number' ? ` below ${shardCount}` : '';
+		readers.problems.push(`${SHARDS_ENV} must list shard ids${limit}, got ${JSON.stringify(raw)}`);
+		return null;
+	}
+	const index = Number(readers.read(PROCESS_INDEX_ENV) ?? 0);
+	return { index: Number.isInteger(index) && index >= 0 ? index : 0, shards: ids as number[] };
 }
 
 function readMetricsSettings(readers: ReturnType<typeof envReaders>) {

@@ -156,6 +156,23 @@ describe('config of the second milestone', () => {
 		]);
 	});
 
+	it('reads the shards and index a ShardingManager handed its child, and only in a managed child', () => {
+		const child = (env: Record<string, string>) =>
+			loadConfig({ ...BASE_ENV, STORE_URL: 'redis://x', SHARD_COUNT: '4', BOT_PROCESSES: '2', ...env }).managedChild;
+		assert.equal(child({ SHARDS: '[0,1]', BOT_PROCESS_INDEX: '0' }), null);
+		assert.equal(loadConfig(BASE_ENV).managedChild, null);
+		assert.deepEqual(child({ SHARDING_MANAGER: 'true', SHARDS: '[2,3]', BOT_PROCESS_INDEX: '1' }), {
+			index: 1,
+			shards: [2, 3],
+		});
+		assert.deepEqual(child({ SHARDING_MANAGER: 'true', SHARDS: '1' }), { index: 0, shards: [1] });
+		const childProblems = (shards: string) =>
+			problemsOf({ ...BASE_ENV, STORE_URL: 'redis://x', SHARD_COUNT: '4', SHARDING_MANAGER: 'true', SHARDS: shards });
+		assert.match(childProblems('0,1').join(), /SHARDS must be a JSON list/);
+		assert.match(childProblems('[4]').join(), /SHARDS must list shard ids below 4/);
+		assert.match(childProblems('[]').join(), /SHARDS must list shard ids below 4/);
+	});
+
 	it('refuses shapes that cannot work', () => {
 		assert.match(problemsOf({ ...BASE_ENV, INTERACTIONS_PORT: '8080' }).join(), /DISCORD_PUBLIC_KEY is required/);
 		assert.match(

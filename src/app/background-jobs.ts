@@ -11,7 +11,8 @@ import { describePause } from '../reports/describe-pause.js';
 import { type ReportPause, type ReportRecord } from '../reports/report-record.js';
 import { listLinkedKeys } from '../links/list-linked-keys.js';
 import { createHistorySampler, type HistorySampler } from '../history/sampler.js';
-import { startWatchers } from '../watch/watch-context.js';
+import { watchRunners } from '../watch/watch-context.js';
+import { realClock, startAll, type Clock } from '../periodic-runner.js';
 
 export interface BackgroundJobs {
 	/** Stops the report scheduler, the sampler and the watchers after the work in flight; call before closing the store. */
@@ -51,16 +52,9 @@ export function startBackgroundJobs(
 		log: ctx.log,
 		rescanMs: options.rescanMs,
 	});
-	scheduler.start();
-	const sampler = startHistorySampler(ctx, clock);
-	const watchers = options.watch === false ? null : startWatchers(ctx, clock);
-	let stopping: Promise<void> | null = null;
-	return {
-		stop: () => {
-			stopping ??= Promise.all([scheduler.stop(), sampler?.stop(), watchers?.stop()]).then(() => undefined);
-			return stopping;
-		},
-	};
+	const sampler = historySampler(ctx, clock);
+	const watchers = options.watch === false ? [] : watchRunners(ctx, clock);
+	return startAll([scheduler, ...(sampler ? [sampler] : []), ...watchers]);
 }
 
 /** Tells the server's audit channel, in the server's language, that a report stopped and why. */
@@ -68,7 +62,7 @@ async function auditPause(ctx: BotContext, record: ReportRecord, pause: ReportPa
 	const settings = await ctx.settings.get(record.guildId).catch(() => null);
 	if (settings === null) return;
 	const locale = serverLanguage(settings, record.guildLocale);
-	const reason = describePause(translator(locale), locale, pause);
+	const reason = describePause(translator(locale), pause);
 	await postAudit(
 		ctx,
 		record.guildId,
@@ -77,30 +71,22 @@ async function auditPause(ctx: BotContext, record: ReportRecord, pause: ReportPa
 	);
 }
 
-export interface Clock {
-	/** Epoch ms. */
-	now: () => number;
-	/** Calls `fn` after `ms`; returns a function that cancels it. */
-	setTimer: (fn: () => void, ms: number) => () => void;
-}
-
-export const realClock: Clock = {
-	now: Date.now,
-	setTimer: (fn, ms) => {
-		const timer = setTimeout(fn, ms);
-		return () => clearTimeout(timer);
-	},
-};
-
 type SamplerContext = Pick<BotContext, 'config' | 'links' | 'stats' | 'history' | 'coordinator' | 'stores' | 'log'>;
+
+/** Starts the history sampler on its own (tests); null when HISTORY_SAMPLING=off. */
+export function startHistorySampler(ctx: SamplerContext, clock: Clock = realClock): HistorySampler | null {
+	const sampler = historySampler(ctx, clock);
+	sampler?.start();
+	return sampler;
+}
 
 /**
  * The daily history sampler over every member and server link, claimed through the shared store so that each
  * account is sampled once a day however many processes run it. Null when HISTORY_SAMPLING=off.
  */
-export function startHistorySampler(ctx: SamplerContext, clock: Clock = realClock): HistorySampler | null {
+function historySampler(ctx: SamplerContext, clock: Clock): HistorySampler | null {
 	if (!ctx.config.historySampling) return null;
-	const sampler = createHistorySampler({
+	return createHistorySampler({
 		listAccounts: () => listLinkedKeys(ctx.stores, ctx.links),
 		fetchSnapshot: async (apiKey) => ctx.stats.fetchSnapshot(apiKey),
 		record: async (snapshot, receivedAt) => ctx.history.record(snapshot, receivedAt),
@@ -114,6 +100,4 @@ export function startHistorySampler(ctx: SamplerContext, clock: Clock = realCloc
 		setTimer: clock.setTimer,
 		log: ctx.log,
 	});
-	sampler.start();
-	return sampler;
 }

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { ConfigError, loadConfig, loadDotEnv, type Config } from '../config.js';
+import { ConfigError, isManagedChild, loadConfig, loadDotEnv, type Config } from '../config.js';
 import { createLogger } from '../logger.js';
 import { resolveShardCount } from '../discord/shard-plan.js';
 import { startBotProcesses, type BotProcesses } from '../discord/sharding-manager.js';
@@ -17,8 +17,7 @@ try {
 	process.exit(1);
 }
 
-const isManagedChild = process.env.SHARDING_MANAGER === 'true';
-if (config.interactionsPort === null && config.botProcesses > 1 && !isManagedChild) await runManager(config);
+if (config.interactionsPort === null && config.botProcesses > 1 && !isManagedChild(config)) await runManager(config);
 else await runBot(config);
 
 /** One process: the gateway with every shard (or those a manager assigned), or the HTTP endpoint. */
@@ -46,7 +45,7 @@ async function runBot(config: Config): Promise<void> {
 	// Installed before start-up, so a signal while logging in still ends in a clean stop and exit 0.
 	for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => requestStop(signal));
 	// A managed child whose manager is gone would hold its shards forever: it stops with it.
-	if (isManagedChild) process.once('disconnect', () => requestStop('manager gone'));
+	if (isManagedChild(config)) process.once('disconnect', () => requestStop('manager gone'));
 
 	try {
 		bot = await startBot(config);

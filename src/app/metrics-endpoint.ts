@@ -65,11 +65,6 @@ export function shardsProbe(client: Client): HealthProbe {
 	return async () => checkShards(shardStates(client));
 }
 
-/** The HTTP interactions endpoint is bound and accepting connections. */
-export function listeningProbe(server: { readonly listening: boolean }): HealthProbe {
-	return async () => (server.listening ? { ok: true } : { ok: false, detail: 'interactions endpoint not listening' });
-}
-
 /** Sets the shard status gauge from the client; meant as `beforeScrape`. */
 export function recordShardStatus(metrics: Pick<Metrics, 'shardStatus'>, client: Client): void {
 	for (const shard of shardStates(client)) metrics.shardStatus.set(shard.id, shard.status);

@@ -3,7 +3,7 @@ import { createInteractionRest } from '../discord/bot-rest.js';
 import type { Client } from 'discord.js';
 import type { DestinationStream } from 'pino';
 import { commandModules } from '../../commands/index.js';
-import type { Config } from '../config.js';
+import { isManagedChild, type Config } from '../config.js';
 import type { RunningMetricsServer } from '../metrics/index.js';
 import type { BotContext } from '../discord/context.js';
 import { createRouter, type InteractionRouter } from '../discord/router.js';
@@ -20,7 +20,7 @@ import { answerSnapshotRequests } from '../metrics/index.js';
 import { openBotServices, type BotServices } from './services.js';
 import type { RunningWebServer } from '../web/server.js';
 import { preloadLazyPackages } from '../lazy-packages.js';
-import { assignedShards, processIndex, resolveShardCount } from '../discord/shard-plan.js';
+import { resolveShardCount } from '../discord/shard-plan.js';
 
 /** Replies in flight get this long to finish on shutdown; Discord's 3 s window is long gone after it. */
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -67,7 +67,7 @@ export async function startBot(config: Config, options: StartOptions = {}): Prom
 	watchRestRefusals(client.rest, { onStatus: (status) => ctx.metrics.recordDiscordRestResponse(status) });
 	// The manager's METRICS_PORT sums every child: it asks each for a snapshot over the IPC channel.
 	const stopAnswering =
-		isManagedChild() && config.metricsPort !== null
+		isManagedChild(config) && config.metricsPort !== null
 			? answerSnapshotRequests(ctx.metrics, process, () => recordShardStatus(ctx.metrics, client))
 			: () => undefined;
 	const metricsServer = await startBotMetrics({
@@ -248,22 +248,16 @@ function running(
 	};
 }
 
-/**
- * Each process of a ShardingManager serves its own metrics, on METRICS_PORT plus its index (0, 1, …):
- * one port cannot be bound twice, and Prometheus sums the processes' counters itself.
- */
 /** A ShardingManager's child serves its own metrics on METRICS_PORT + 1 + i; the manager serves the sum. */
 function metricsConfig(config: Config): Config {
-	if (config.metricsPort === null || !isManagedChild()) return config;
-	return { ...config, metricsPort: childMetricsPort(config.metricsPort, processIndex(process.env)) };
+	if (config.metricsPort === null || !isManagedChild(config)) return config;
+	return { ...config, metricsPort: childMetricsPort(config.metricsPort, config.managedChild.index) };
 }
-
-const isManagedChild = () => process.env.SHARDING_MANAGER === 'true' && typeof process.send === 'function';
 
 /** This process's shards: those a ShardingManager handed it, or every shard (internal sharding). */
 export async function planShards(config: Config): Promise<GatewayShards> {
 	const total = await resolveShardCount(config);
-	const ids = assignedShards(process.env, total) ?? Array.from({ length: total }, (_, id) => id);
+	const ids = config.managedChild?.shards ?? Array.from({ length: total }, (_, id) => id);
 	return { ids, total };
 }
 

@@ -1,7 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { ShardingManager, type Shard } from 'discord.js';
+import { PROCESS_INDEX_ENV, SHARDS_ENV } from '../config.js';
 import type { Logger } from '../logger.js';
-import { PROCESS_INDEX_ENV, SHARDS_ENV, spreadShards } from './shard-plan.js';
+import { spreadShards } from './shard-plan.js';
 
 /** A child that is not ready in this long is reported (and discord.js's spawn rejects). */
 const SPAWN_TIMEOUT_MS = 60_000;

@@ -1,8 +1,8 @@
 import { createHmac, hkdfSync } from 'node:crypto';
 import { KeyRejectedError, RateLimitedError } from '../errors.js';
 import type { StatsSnapshot } from '../stats-api/snapshot.js';
+import { createPeriodicRunner, errorName, type JobLog, type PeriodicRunner, type Turn } from '../periodic-runner.js';
 import { DAY_MS, startOfDate, utcDateOf } from './utc-days.js';
-import { wakeableSleep } from '../wakeable-sleep.js';
 
 const HOUR_MS = 3_600_000;
 const HOURS_PER_DAY = 24;
@@ -34,11 +34,6 @@ export interface SamplerAccount {
 	apiKey: string;
 }
 
-export interface SamplerLog {
-	info(fields: object, message: string): void;
-	warn(fields: object, message: string): void;
-}
-
 export interface HistorySamplerOptions {
 	/** Every member and server link, read lazily: the sampler holds one at a time. Called once per pass. */
 	listAccounts: () => AsyncIterable<SamplerAccount>;
@@ -59,14 +54,10 @@ export interface HistorySamplerOptions {
 	now: () => number;
 	/** Calls `fn` after `ms`; returns a function that cancels it. */
 	setTimer: (fn: () => void, ms: number) => () => void;
-	log: SamplerLog;
+	log: JobLog;
 }
 
-export interface HistorySampler {
-	start(): void;
-	/** Stops after the call in flight, if any; resolves once the sampler is idle. */
-	stop(): Promise<void>;
-}
+export type HistorySampler = PeriodicRunner;
 
 /** Store keys of the sampler's claims, spelled once. */
 export const samplePassClaimKey = (date: string, hour: number): string => `history-pass:${date}:${hour}`;
@@ -95,28 +86,24 @@ export function createHistorySampler(options: HistorySamplerOptions): HistorySam
 	if (!(options.perMinute > 0)) throw new RangeError('perMinute must be above 0');
 	const intervalMs = 60_000 / options.perMinute;
 
-	let running = false;
-	let loop: Promise<void> | null = null;
 	let nextCallAt = 0;
-
-	const { sleep, wake } = wakeableSleep(options.setTimer);
 
 	// Claims end an hour after their day, so a late pass of 23:00 still finds them.
 	const claimTtl = (date: string) => Math.max(HOUR_MS, startOfDate(date) + DAY_MS + HOUR_MS - now());
 
-	const pace = async () => {
+	const pace = async (turn: Turn) => {
 		const wait = nextCallAt - now();
-		if (wait > 0) await sleep(wait);
+		if (wait > 0) await turn.sleep(wait);
 		nextCallAt = Math.max(now(), nextCallAt) + intervalMs;
 	};
 
 	/** `stopped`: the sampler was stopped before the call; the account is left to another process. */
 	type Outcome = 'sampled' | 'rejected' | 'failed' | 'stopped';
 
-	const sampleAccount = async (account: SamplerAccount): Promise<Outcome> => {
-		for (let attempt = 1; attempt <= MAX_ATTEMPTS && running; attempt += 1) {
-			await pace();
-			if (!running) return 'stopped';
+	const sampleAccount = async (turn: Turn, account: SamplerAccount): Promise<Outcome> => {
+		for (let attempt = 1; attempt <= MAX_ATTEMPTS && !turn.stopping; attempt += 1) {
+			await pace(turn);
+			if (turn.stopping) return 'stopped';
 			try {
 				const result = await options.fetchSnapshot(account.apiKey);
 				if (result.isStale) {
@@ -139,7 +126,7 @@ export function createHistorySampler(options: HistorySamplerOptions): HistorySam
 				return 'failed';
 			}
 		}
-		if (!running) return 'stopped';
+		if (turn.stopping) return 'stopped';
 		log.warn({ linkKey: account.linkKey }, 'history sample failed: still rate limited');
 		return 'failed';
 	};
@@ -149,7 +136,12 @@ export function createHistorySampler(options: HistorySamplerOptions): HistorySam
 	 * lease is taken first and released last, so at every moment the lease or the day's claim is held: no
 	 * other process can slip in between the check and the mark.
 	 */
-	const sampleOnce = async (date: string, accountKey: string, account: SamplerAccount): Promise<Outcome | null> => {
+	const sampleOnce = async (
+		turn: Turn,
+		date: string,
+		accountKey: string,
+		account: SamplerAccount,
+	): Promise<Outcome | null> => {
 		const lease = await options.claim(sampleLeaseKey(date, accountKey), SAMPLE_LEASE_MS);
 		if (lease === null) return null;
 		try {
@@ -158,7 +150,7 @@ export function createHistorySampler(options: HistorySamplerOptions): HistorySam
 			if (open === null) return null;
 			// Not sampled today: under the lease, the day's claim is taken only once the sample is.
 			await open.release();
-			const outcome = await sampleAccount(account);
+			const outcome = await sampleAccount(turn, account);
 			if (outcome !== 'stopped') await options.claim(dayClaim, claimTtl(date));
 			return outcome;
 		} finally {
@@ -166,13 +158,13 @@ export function createHistorySampler(options: HistorySamplerOptions): HistorySam
 		}
 	};
 
-	const runPass = async (date: string, hours: ReadonlySet<number>) => {
+	const runPass = async (turn: Turn, date: string, hours: ReadonlySet<number>) => {
 		const counts = { sampled: 0, rejected: 0, failed: 0, stopped: 0 };
 		for await (const account of options.listAccounts()) {
-			if (!running) break;
+			if (turn.stopping) break;
 			const accountKey = accountKeyOf(account.apiKey);
 			if (!hours.has(hourOf(accountKey))) continue;
-			const outcome = await sampleOnce(date, accountKey, account);
+			const outcome = await sampleOnce(turn, date, accountKey, account);
 			if (outcome !== null) counts[outcome] += 1;
 		}
 		log.info({ date, hours: [...hours], ...counts }, 'history sampling pass done');
@@ -207,52 +199,27 @@ export function createHistorySampler(options: HistorySamplerOptions): HistorySam
 		for (const lease of leases.values()) await lease.release().catch(() => undefined);
 	};
 
-	// A store or listing failure ends that round only: its passes are left to the next hour's round.
-	const runRound = async (date: string, current: number) => {
+	// A store or listing failure ends that round only (the runner logs it): its passes are left to the next round.
+	const runRound = async (turn: Turn) => {
+		const time = now();
+		const date = utcDateOf(time);
+		const current = Math.floor((time - startOfDate(date)) / HOUR_MS);
 		const won = await claimPasses(date, current);
 		if (won.size === 0) return;
 		try {
-			await runPass(date, new Set(won.keys()));
-			if (!running) return;
+			await runPass(turn, date, new Set(won.keys()));
+			if (turn.stopping) return;
 			for (const hour of won.keys()) await options.claim(samplePassClaimKey(date, hour), claimTtl(date));
 		} finally {
 			await releaseAll(won);
 		}
 	};
 
-	const run = async () => {
-		while (running) {
-			const time = now();
-			const today = utcDateOf(time);
-			const current = Math.floor((time - startOfDate(today)) / HOUR_MS);
-			await runRound(today, current).catch((error: unknown) => {
-				log.warn({ date: today, error: errorName(error) }, 'history sampling pass failed');
-			});
-			if (!running) break;
-			// A round that overran its hour is followed at once by the hours it missed.
-			const nextHour = startOfDate(today) + (current + 1) * HOUR_MS;
-			if (now() < nextHour) await sleep(nextHour - now());
-		}
-	};
-
-	return {
-		start: () => {
-			if (running) return;
-			running = true;
-			loop = run().catch((error: unknown) => {
-				running = false;
-				log.warn({ error: errorName(error) }, 'history sampler stopped by an error');
-			});
-		},
-		stop: async () => {
-			running = false;
-			wake();
-			await loop;
-			loop = null;
-		},
-	};
-}
-
-function errorName(error: unknown): string {
-	return error instanceof Error ? error.name : typeof error;
+	return createPeriodicRunner({
+		name: 'history sampling pass',
+		everyMs: HOUR_MS,
+		turn: runRound,
+		clock: { now, setTimer: options.setTimer },
+		log,
+	});
 }

@@ -43,7 +43,6 @@ export const SHARD_STATUSES = [
 	'identifying',
 	'resuming',
 ] as const;
-export type ShardStatusLabel = (typeof SHARD_STATUSES)[number];
 export type ShardStatus = Status;
 
 /** Shard ids above this are recorded as `other`; far more shards than this bot will ever run. */

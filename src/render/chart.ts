@@ -1,8 +1,9 @@
 import type { ChartConfiguration } from 'chart.js';
 import type { ChartPoint } from '../history/chart-series.js';
+import { resolveLocale } from '../i18n/index.js';
 import type { StatsMetric } from '../stats-options.js';
 
-import { codePointLength, dateTimeFormat, resolveLocale, truncate } from './format.js';
+import { codePointLength, dateTimeFormat, truncate } from './format.js';
 
 /** The values `CHART_RENDERER` accepts; the config reader and the renderers both read this list. */
 
@@ -56,7 +57,7 @@ export interface ChartInput {
 	points: ChartPoint[];
 	/** Up to 6 values of the days right before points[0], oldest first, so the first points average full weeks. */
 	averageSeed: (number | null)[];
-	/** Formats the day labels and the tick numbers. */
+	/** The reader's language (a product Locale; any other tag reads as en-US): the day labels and tick numbers. */
 	locale: string;
 	labels: ChartLabels;
 }

@@ -11,8 +11,12 @@ const resolvedLocales = new Map<string, string>();
 const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
 const MAX_CACHED = 500;
 
-/** The locale to format with: the member's Discord locale when Intl knows it, en-US otherwise. */
-export function resolveLocale(locale: string | null | undefined): string {
+/**
+ * The tag Intl formats with: `locale` itself when Intl knows it, en-US otherwise (a malformed tag included).
+ * Not a product language: which language a reader gets is i18n's resolveLocale; this only keeps a stray tag
+ * from throwing in a formatter.
+ */
+function intlLocale(locale: string | null | undefined): string {
 	if (!locale) return FALLBACK_LOCALE;
 	let resolved = resolvedLocales.get(locale);
 	if (resolved === undefined) {
@@ -27,12 +31,12 @@ export function resolveLocale(locale: string | null | undefined): string {
 	return resolved;
 }
 
-/** A shared NumberFormat for the (resolved) locale and options. */
+/** A shared NumberFormat for a locale Intl knows (a product Locale) and options. */
 export function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
 	return cachedFormatter(`n|${locale}|${JSON.stringify(options)}`, () => new Intl.NumberFormat(locale, options));
 }
 
-/** A shared DateTimeFormat for the (resolved) locale and options. */
+/** A shared DateTimeFormat for a locale Intl knows (a product Locale) and options. */
 export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
 	return cachedFormatter(`d|${locale}|${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(locale, options));
 }
@@ -70,25 +74,25 @@ function cachedFormatter<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key:
 /** Formats a count for the locale (grouping, no decimals); null or non-finite reads as "—". */
 export function formatCount(value: number | null, locale: string): string {
 	if (value === null || !Number.isFinite(value)) return MISSING;
-	return styledNumberFormat(resolveLocale(locale), 'count').format(value);
+	return styledNumberFormat(intlLocale(locale), 'count').format(value);
 }
 
 /** Formats a ratio (0.125 → "12.5%") for the locale; null or non-finite reads as "—". */
 export function formatPercent(ratio: number | null, locale: string): string {
 	if (ratio === null || !Number.isFinite(ratio)) return MISSING;
-	return styledNumberFormat(resolveLocale(locale), 'percent').format(ratio);
+	return styledNumberFormat(intlLocale(locale), 'percent').format(ratio);
 }
 
 /** Formats a decimal with at most one fraction digit for the locale; null or non-finite reads as "—". */
 export function formatDecimal(value: number | null, locale: string): string {
 	if (value === null || !Number.isFinite(value)) return MISSING;
-	return styledNumberFormat(resolveLocale(locale), 'decimal').format(value);
+	return styledNumberFormat(intlLocale(locale), 'decimal').format(value);
 }
 
 /** Exactly one fraction digit for the locale ("12.5", "12,5", "0.0"), for percentages of change. */
 export function formatOneDecimal(value: number | null, locale: string): string {
 	if (value === null || !Number.isFinite(value)) return MISSING;
-	return styledNumberFormat(resolveLocale(locale), 'oneDecimal').format(value);
+	return styledNumberFormat(intlLocale(locale), 'oneDecimal').format(value);
 }
 
 /**
@@ -115,7 +119,7 @@ export function formatUtcDate(date: string, locale: string): string {
 function writeUtcDate(date: string, locale: string): string {
 	const ms = Date.parse(`${date}T00:00:00Z`);
 	if (!Number.isFinite(ms)) return date;
-	return dateTimeFormat(resolveLocale(locale), {
+	return dateTimeFormat(intlLocale(locale), {
 		year: 'numeric',
 		month: 'long',
 		day: 'numeric',
@@ -132,7 +136,7 @@ function writeUtcDateRange(from: string, to: string, locale: string): string {
 	const start = Date.parse(`${from}T00:00:00Z`);
 	const end = Date.parse(`${to}T00:00:00Z`);
 	if (!Number.isFinite(start) || !Number.isFinite(end)) return `${from} – ${to}`;
-	const format = dateTimeFormat(resolveLocale(locale), {
+	const format = dateTimeFormat(intlLocale(locale), {
 		year: 'numeric',
 		month: 'short',
 		day: 'numeric',

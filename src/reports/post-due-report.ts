@@ -4,14 +4,14 @@ import { ChannelRefusedError } from '../errors.js';
 import type { GuildApi } from '../guild-api.js';
 import { ReportPauseError, reportNonce, type ReportPost } from './build-report-post.js';
 import { cronPattern } from './schedule.js';
-import type { SchedulerLog } from './scheduler.js';
+import type { JobLog } from '../periodic-runner.js';
 
 export interface PostReportDeps {
 	reports: Pick<ReportStore, 'get' | 'put'>;
 	buildPost: (record: ReportRecord) => Promise<ReportPost>;
 	postMessage: GuildApi['postMessage'];
 	now: () => number;
-	log: SchedulerLog;
+	log: JobLog;
 }
 
 export type PostOutcome = 'posted' | 'skipped' | { paused: ReportPause };

@@ -1,17 +1,15 @@
+import { createPeriodicRunner, errorName, type JobLog, type PeriodicRunner, type Turn } from '../periodic-runner.js';
 import { CATCH_UP_MS, type ReportRecord } from './report-record.js';
 import type { ReportStore } from './report-store.js';
-import { latestDueIn, localSlot, nextDueAfter } from './schedule.js';
-import { wakeableSleep } from '../wakeable-sleep.js';
+import { latestDueIn, localSlot } from './schedule.js';
 
-/** How often the store is read again, so reports added or removed by another process are seen. */
+/**
+ * How often the store is read, so reports added or removed by another process are seen. Scans fall on whole
+ * minutes, as every due time does (a local hour is a whole minute in UTC in every zone), so none is met late.
+ */
 const RESCAN_MS = 60_000;
 /** The once-per-slot claim outlives the catch-up window by far; the slot key holds the local date anyway. */
 const SLOT_CLAIM_TTL_MS = 2 * 86_400_000;
-
-export interface SchedulerLog {
-	info(fields: object, message: string): void;
-	warn(fields: object, message: string): void;
-}
 
 export interface ReportSchedulerOptions {
 	reports: Pick<ReportStore, 'listAll'>;
@@ -23,16 +21,15 @@ export interface ReportSchedulerOptions {
 	now: () => number;
 	/** Calls `fn` after `ms`; returns a function that cancels it. */
 	setTimer: (fn: () => void, ms: number) => () => void;
-	log: SchedulerLog;
-	/** How often the store is read again at the latest; one minute unless a test wants fewer scans. */
+	log: JobLog;
+	/**
+	 * How often the store is read, one minute unless a test wants fewer scans. Scans fall on its whole
+	 * multiples, so a due time that is not one is met by the scan after it (late, within the hour).
+	 */
 	rescanMs?: number;
 }
 
-export interface ReportScheduler {
-	start(): void;
-	/** Stops after the post in flight, if any; resolves once idle. */
-	stop(): Promise<void>;
-}
+export type ReportScheduler = PeriodicRunner;
 
 export const reportSlotClaimKey = (record: Pick<ReportRecord, 'guildId' | 'channelId'>, slot: string): string =>
 	`report-post:${record.guildId}:${record.channelId}:${slot}`;
@@ -47,10 +44,6 @@ export function createReportScheduler(options: ReportSchedulerOptions): ReportSc
 	const { now, log } = options;
 	/** Slots this process already settled (posted, lost to another process, or failed): no second claim. */
 	const settled = new Map<string, number>();
-	let running = false;
-	let loop: Promise<void> | null = null;
-
-	const { sleep, wake } = wakeableSleep(options.setTimer);
 
 	const runDue = async (record: ReportRecord, time: number) => {
 		const dueAt = latestDueIn(record, Math.max(time - CATCH_UP_MS, record.since), time);
@@ -81,50 +74,21 @@ export function createReportScheduler(options: ReportSchedulerOptions): ReportSc
 		}
 	};
 
-	/** One pass over every report; returns when the next report falls due. */
-	const scan = async (): Promise<number | null> => {
-		let next: number | null = null;
+	/** One pass over every report, posting each that is due. */
+	const scan = async (turn: Turn) => {
 		for await (const record of options.reports.listAll()) {
-			if (!running) break;
+			if (turn.stopping) break;
 			if (record.paused) continue;
 			await runDue(record, now());
-			const due = nextDueAfter(record, now());
-			if (due !== null && (next === null || due < next)) next = due;
 		}
 		for (const [key, dueAt] of settled) if (dueAt < now() - CATCH_UP_MS) settled.delete(key);
-		return next;
 	};
 
-	const run = async () => {
-		while (running) {
-			const started = now();
-			let next: number | null = null;
-			try {
-				next = await scan();
-			} catch (error) {
-				log.warn({ error: errorName(error) }, 'report scan failed');
-			}
-			if (!running) break;
-			const wakeAt = Math.min(next ?? Number.POSITIVE_INFINITY, started + (options.rescanMs ?? RESCAN_MS));
-			await sleep(wakeAt - now());
-		}
-	};
-
-	return {
-		start: () => {
-			if (running) return;
-			running = true;
-			loop = run();
-		},
-		stop: async () => {
-			running = false;
-			wake();
-			await loop;
-			loop = null;
-		},
-	};
-}
-
-function errorName(error: unknown): string {
-	return error instanceof Error ? error.name : typeof error;
+	return createPeriodicRunner({
+		name: 'report scan',
+		everyMs: options.rescanMs ?? RESCAN_MS,
+		turn: scan,
+		clock: { now, setTimer: options.setTimer },
+		log,
+	});
 }

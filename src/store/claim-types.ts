@@ -8,18 +8,6 @@ export interface Coordinator {
 	close(): Promise<void>;
 }
 
-export interface CoordinatorOptions {
-	/** Prepended to every key; lets tests share one store without colliding. */
-	namespacePrefix?: string;
-	/**
-	 * The clock claims expire by on PostgreSQL and SQLite (every process must agree on it within the
-	 * margin a caller tolerates). Redis expires claims by its own clock and ignores this.
-	 */
-	now?: () => number;
-	/** Receives connection errors that belong to no call (every call also throws). */
-	onError?: (e: unknown) => void;
-}
-
 /** What one backend implements; keys arrive prefixed, `token` tells holders apart. */
 export interface ClaimBackend {
 	tryClaim(key: string, token: string, ttlMs: number): Promise<ClaimResult>;

@@ -25,7 +25,7 @@ export interface AlertEvaluation {
 }
 
 /**
- * One step of an alert's rule (DESIGN.md, "Stat channels and alerts"): the next state, and a firing when the
+ * One step of an alert's rule (docs/watch.md, "Alerts"): the next state, and a firing when the
  * threshold is crossed while armed. Pure; a pending firing is kept as it is.
  */
 export function evaluateAlert(

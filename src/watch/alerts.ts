@@ -4,8 +4,8 @@ import type { HistoryRecord } from '../history/record.js';
 import type { ClaimResult } from '../store/claim-types.js';
 import type { StatsResult } from '../stats-api/snapshot.js';
 import { evaluateAlert } from './alert-rules.js';
-import { createPeriodicLoop, forEachLimited, type PeriodicLoop, type WatchLog } from './periodic.js';
-import { errorName } from './stat-channels.js';
+import { createPeriodicRunner, errorName, type JobLog, type PeriodicRunner } from '../periodic-runner.js';
+import { forEachLimited } from './periodic.js';
 import type { AlertFiring, AlertRecord, WatchPause } from './watch-record.js';
 import type { WatchStore } from './watch-store.js';
 
@@ -28,7 +28,7 @@ export interface AlertDeps {
 	onPause: (record: AlertRecord, pause: WatchPause) => Promise<void>;
 	claim: (key: string, ttlMs: number) => Promise<ClaimResult>;
 	now: () => number;
-	log: WatchLog;
+	log: JobLog;
 }
 
 export const alertFiringClaimKey = (record: Pick<AlertRecord, 'guildId' | 'id'>, number: number) =>
@@ -121,7 +121,7 @@ export const alertRoundClaimKey = (guildId: string, round: number) => `alert-che
  * Evaluates the alerts of every server that has any each ALERT_CHECK_MINUTES. Every process runs one; each
  * server's round is claimed, so one process reads its snapshot and evaluates it.
  */
-export function createAlertWatcher(options: AlertWatcherOptions): PeriodicLoop {
+export function createAlertWatcher(options: AlertWatcherOptions): PeriodicRunner {
 	const { deps } = options;
 	const intervalMs = options.perMinute && options.perMinute > 0 ? 60_000 / options.perMinute : 0;
 	let nextCheckAt = 0;
@@ -131,13 +131,12 @@ export function createAlertWatcher(options: AlertWatcherOptions): PeriodicLoop {
 		nextCheckAt = Math.max(deps.now(), nextCheckAt) + intervalMs;
 		if (intervalMs > 0 && wait > 0) await new Promise<void>((resolve) => options.setTimer(resolve, wait));
 	};
-	return createPeriodicLoop({
-		everyMs: options.everyMs,
-		now: deps.now,
-		setTimer: options.setTimer,
-		log: deps.log,
+	return createPeriodicRunner({
 		name: 'alert check',
-		run: async (round) => {
+		everyMs: options.everyMs,
+		clock: { now: deps.now, setTimer: options.setTimer },
+		log: deps.log,
+		turn: async ({ round }) => {
 			const guilds = new Set<string>();
 			for await (const record of deps.watch.alerts.listAll()) if (!record.paused) guilds.add(record.guildId);
 			await forEachLimited(toAsync(guilds), SERVER_CONCURRENCY, async (guildId) => {

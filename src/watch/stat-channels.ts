@@ -2,7 +2,8 @@ import { ChannelRefusedError, RenameRateLimitedError } from '../errors.js';
 import type { GuildApi } from '../guild-api.js';
 import type { Locale } from '../i18n/index.js';
 import type { StatsSnapshot } from '../stats-api/snapshot.js';
-import { createPeriodicLoop, forEachLimited, type PeriodicLoop, type WatchLog } from './periodic.js';
+import { createPeriodicRunner, errorName, type JobLog, type PeriodicRunner } from '../periodic-runner.js';
+import { forEachLimited } from './periodic.js';
 import { nextRenameAt, spendRename } from './rename-budget.js';
 import { statChannelName } from './stat-name.js';
 import type { StatChannelRecord, WatchPause } from './watch-record.js';
@@ -23,7 +24,7 @@ export interface StatChannelDeps {
 	/** Called once when a channel's refusal paused it (the audit line). */
 	onPause: (record: StatChannelRecord, pause: WatchPause) => Promise<void>;
 	now: () => number;
-	log: WatchLog;
+	log: JobLog;
 }
 
 /**
@@ -112,15 +113,14 @@ export const statChannelRoundClaimKey = (record: Pick<StatChannelRecord, 'guildI
  * Refreshes every stat channel of every server each STAT_CHANNEL_MINUTES. Every process runs one; each
  * channel's round is claimed in the store, so one process refreshes it.
  */
-export function createStatChannelWatcher(options: StatChannelWatcherOptions): PeriodicLoop {
+export function createStatChannelWatcher(options: StatChannelWatcherOptions): PeriodicRunner {
 	const { deps } = options;
-	return createPeriodicLoop({
-		everyMs: options.everyMs,
-		now: deps.now,
-		setTimer: options.setTimer,
-		log: deps.log,
+	return createPeriodicRunner({
 		name: 'stat channel refresh',
-		run: async (round) =>
+		everyMs: options.everyMs,
+		clock: { now: deps.now, setTimer: options.setTimer },
+		log: deps.log,
+		turn: async ({ round }) =>
 			forEachLimited(deps.watch.statChannels.listAll(), REFRESH_CONCURRENCY, async (record) => {
 				if (record.paused) return;
 				try {
@@ -134,8 +134,4 @@ export function createStatChannelWatcher(options: StatChannelWatcherOptions): Pe
 				}
 			}),
 	});
-}
-
-export function errorName(error: unknown): string {
-	return error instanceof Error ? error.name : typeof error;
 }

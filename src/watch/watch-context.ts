@@ -3,6 +3,7 @@ import type { GuildApi } from '../guild-api.js';
 import type { HistoryStore } from '../history/history-store.js';
 import { resolveLocale, type FacingMessage, type Locale } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
+import { startAll, type Clock, type PeriodicRunner } from '../periodic-runner.js';
 import { postAudit, auditTime } from '../settings/audit.js';
 import { serverLanguage } from '../settings/language.js';
 import type { SettingsStore } from '../settings/settings-store.js';
@@ -135,11 +136,8 @@ export interface Watchers {
 	stop(): Promise<void>;
 }
 
-/** Starts the stat channel refresh and the alert checks; every process may: claims make each round run once. */
-export function startWatchers(
-	ctx: WatchContext,
-	clock: { now: () => number; setTimer: (fn: () => void, ms: number) => () => void },
-): Watchers {
+/** The stat channel refresh and the alert checks; every process may run them: claims make each round run once. */
+export function watchRunners(ctx: WatchContext, clock: Clock): PeriodicRunner[] {
 	const channels = createStatChannelWatcher({
 		deps: statChannelDeps(ctx, clock.now),
 		claimOnce: async (key, ttlMs) => (await ctx.coordinator.claim(key, Math.ceil(ttlMs))).claimed,
@@ -152,7 +150,10 @@ export function startWatchers(
 		setTimer: clock.setTimer,
 		perMinute: ctx.config.historySamplePerMinute,
 	});
-	channels.start();
-	alerts.start();
-	return { stop: async () => Promise.all([channels.stop(), alerts.stop()]).then(() => undefined) };
+	return [channels, alerts];
+}
+
+/** The watch runners on their own, without the other background jobs (a watch-only process, as the tests run). */
+export function startWatchers(ctx: WatchContext, clock: Clock): Watchers {
+	return startAll(watchRunners(ctx, clock));
 }

@@ -13,7 +13,7 @@ export const STAT_FIGURES = [
 ] as const;
 export type StatFigure = (typeof STAT_FIGURES)[number];
 
-/** The kinds of `/alert add kind:`; DESIGN.md's table says when each fires and re-arms. */
+/** The kinds of `/alert add kind:`; the table in docs/watch.md (Alerts) says when each fires and re-arms. */
 export const ALERT_KINDS = ['failed-share', 'sends-drop', 'no-sends', 'sends-milestone', 'joins-milestone'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { assignedShards, spreadShards } from '../../src/discord/shard-plan.js';
+import { spreadShards } from '../../src/discord/shard-plan.js';
 import { signatureChecker } from '../../src/discord/signature.js';
 
 describe('shard plan', () => {
@@ -26,15 +26,6 @@ describe('shard plan', () => {
 			);
 		}
 		assert.throws(() => spreadShards(2, 3), /cannot spread 2 shard\(s\) over 3/);
-	});
-
-	it('reads the shards a manager assigned, and only from a managed child', () => {
-		assert.equal(assignedShards({ SHARDS: '[0,1]' }, 4), null);
-		assert.deepEqual(assignedShards({ SHARDING_MANAGER: 'true', SHARDS: '[2,3]' }, 4), [2, 3]);
-		assert.deepEqual(assignedShards({ SHARDING_MANAGER: 'true', SHARDS: '1' }, 4), [1]);
-		assert.throws(() => assignedShards({ SHARDING_MANAGER: 'true', SHARDS: '0,1' }, 4), /JSON list/);
-		assert.throws(() => assignedShards({ SHARDING_MANAGER: 'true', SHARDS: '[4]' }, 4), /below 4/);
-		assert.throws(() => assignedShards({ SHARDING_MANAGER: 'true', SHARDS: '[]' }, 4), /below 4/);
 	});
 });
 

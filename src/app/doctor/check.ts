@@ -1,5 +1,5 @@
 // The doctor's vocabulary: a check, its outcome, the deadline every check runs under, and the two
-// output formats (DESIGN.md "Doctor"): `ok|warn|fail <check>: <detail>` lines or `--json`.
+// output formats (docs/doctor.md, "Output"): `ok|warn|fail <check>: <detail>` lines or `--json`.
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 
@@ -14,7 +14,7 @@ export interface CheckResult extends CheckOutcome {
 }
 
 export interface Check<Ctx> {
-	/** Fixed by DESIGN.md's table. */
+	/** One of the names docs/doctor.md lists; fixed, since hosts read the output by it. */
 	name: string;
 	/** The whole check, network and store included, finishes within this or fails. */
 	deadlineMs: number;

@@ -25,7 +25,7 @@ import { chartCheck, statsApiCheck, webCheck } from './service-checks.js';
 import { linksCheck, storeCheck } from './store-checks.js';
 
 /**
- * The checks in DESIGN.md's order, each with whether it applies to the configuration. `web` (with
+ * The checks in docs/doctor.md's order, each with whether it applies to the configuration. `web` (with
  * WEB_PORT) joins once the configuration has the dashboard's variables.
  */
 function checksFor(config: Config): Check<DoctorContext>[] {
