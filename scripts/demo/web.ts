@@ -2,10 +2,10 @@
 // they see are written to demo-output/web/<locale>/ (HTML that opens offline, its scripts and stylesheet copied
 // beside it), with screenshots of those files when a Chromium is installed. The demo calls both on its own bot's
 // dashboard; run this file alone and it starts a stack of its own.
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chartJsPath } from '../../src/web/static-files.js';
+import { staticFiles } from '../../src/web/static-files.js';
 import { openScreenshotTab, screenshotDashboardPages } from './screenshots.js';
 import { startWebStack, WEB_PEOPLE, type DashboardSite } from './web-stack.js';
 
@@ -79,9 +79,8 @@ interface DemoPage {
 function copyStatic(dir: string): void {
 	const target = join(dir, 'static');
 	mkdirSync(target, { recursive: true });
-	copyFileSync(chartJsPath(), join(target, 'chart.umd.min.js'));
-	for (const name of ['dashboard.js', 'dashboard.css'])
-		copyFileSync(resolve('src/web/static', name), join(target, name));
+	// Under the hashed names the pages link to.
+	for (const { file, body } of staticFiles().published()) writeFileSync(join(target, file), body);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import { createBotRest } from '../discord/bot-rest.js';
 import type { BotContext } from '../discord/context.js';
 import type { Logger } from '../logger.js';
+import type { CoreContext } from '../stats/core-context.js';
 import { createWebApp, type WebDeps } from '../web/app.js';
 import { createBotGuilds } from '../web/bot-guilds.js';
 import { createOAuthClient } from '../web/discord-oauth.js';
@@ -10,16 +11,24 @@ import { startWebServer, type RunningWebServer } from '../web/server.js';
 
 const PROBE_KEY = 'healthz-probe';
 
-/** The dashboard's dependencies over the bot's context: the same store, links, stats client and history. */
-export function webDepsOf(ctx: BotContext, log: Logger = ctx.log): WebDeps {
+/**
+ * The dashboard's dependencies over the bot's context: the core's services (the same store, links, stats client,
+ * history, claims and Discord calls the slash commands' actions use) and the web's own.
+ */
+export function webDepsOf(ctx: CoreContext, log: Logger = ctx.log): WebDeps {
 	const { config } = ctx;
 	return {
 		config,
 		links: ctx.links,
 		stats: ctx.stats,
+		renderer: ctx.renderer,
 		history: ctx.history,
+		coordinator: ctx.coordinator,
+		stores: ctx.stores,
 		settings: ctx.settings,
 		guildApi: ctx.guildApi,
+		metrics: ctx.metrics,
+		now: ctx.now,
 		log,
 		web: createWebStore(ctx.stores.web),
 		botGuilds: createBotGuilds(createBotRest(config)),

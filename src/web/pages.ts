@@ -1,17 +1,10 @@
 import type { PeriodComparison } from '../history/compare.js';
 import { LANGUAGE_NAMES, LOCALES, translator, type Locale, type Translate } from '../i18n/index.js';
 import { changeText, failureShare, joinsPer100Sends } from '../render/embed.js';
-import {
-	formatCount,
-	formatDecimal,
-	formatPercent,
-	dateTimeFormat,
-	MISSING,
-	numberFormat,
-	resolveLocale as formatLocale,
-} from '../render/format.js';
+import { formatCount, formatDecimal, formatPercent, dateTimeFormat, MISSING, numberFormat } from '../render/format.js';
 import { STATS_DAYS, STATS_METRICS, type StatsDays, type StatsMetric } from '../stats-options.js';
 import { escapeHtml, html, jsonForScript, SafeHtml } from './html.js';
+import { staticUrl } from './static-files.js';
 import type { DashboardStats } from './stats-view.js';
 
 /** What the page header shows of the member; null when logged out (or on a public page). */
@@ -43,7 +36,7 @@ export function renderPage(frame: PageFrame, body: SafeHtml): string {
 				<meta name="viewport" content="width=device-width, initial-scale=1" />
 				${frame.noindex ? html`<meta name="robots" content="noindex, nofollow" />` : ''}
 				<title>${frame.title} · ${t('web.siteName')}</title>
-				<link rel="stylesheet" href="/static/dashboard.css" />
+				<link rel="stylesheet" href="${staticUrl('dashboard.css')}" />
 			</head>
 			<body>
 				<header>
@@ -114,7 +107,7 @@ export interface StatsPageOptions {
 /** A stats page: what `/stats` shows, with the chart drawn in the page and the same numbers in a table. */
 export function statsBody(stats: DashboardStats, options: StatsPageOptions): SafeHtml {
 	const t = translator(options.locale);
-	const locale = formatLocale(options.locale);
+	const locale = options.locale;
 	const { snapshot } = stats.result;
 	const account = snapshot.meta.user;
 	const query = (days: StatsDays, metric: StatsMetric) =>
@@ -148,8 +141,8 @@ export function statsBody(stats: DashboardStats, options: StatsPageOptions): Saf
 		</figure>
 		${options.exportPath ? html`<p><a class="button" href="${options.exportPath}?days=${stats.days}" download>${t('web.download')}</a></p>` : ''}
 		${options.extra ?? ''} ${seriesTable(stats, t, locale)}
-		<script src="/static/chart.umd.min.js"></script>
-		<script src="/static/dashboard.js"></script>`;
+		<script src="${staticUrl('chart.umd.min.js')}"></script>
+		<script src="${staticUrl('dashboard.js')}"></script>`;
 }
 
 function choice(href: string, label: string, current: boolean): SafeHtml {
@@ -282,4 +275,9 @@ export function publicLinkForm(t: Translate, guildId: string, publicUrl: string 
 						<p>${button('on', t('web.publicEnable'))}</p>`
 		}
 	</section>`;
+}
+
+/** The server page's way to the manage page, for members with Manage Server only. */
+export function manageLink(t: Translate, href: string): SafeHtml {
+	return html`<p class="manage-link"><a class="button" href="${href}">${t('web.manage.open')}</a></p>`;
 }

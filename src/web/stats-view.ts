@@ -122,7 +122,7 @@ function comparisonJson(comparison: PeriodComparison) {
 	};
 }
 
-/** The JSON view of DESIGN.md ("Web dashboard"). */
+/** The JSON view (docs/web-dashboard.md, "What members see"). */
 export function statsJson(stats: DashboardStats) {
 	const { snapshot } = stats.result;
 	const periods = (metric: 'sends' | 'joins') => ({

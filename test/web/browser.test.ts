@@ -1,14 +1,41 @@
 // The dashboard in a real browser: Chromium logs in through the stand-in's OAuth2 pages, the chart is drawn
 // by Chart.js in the page, the links change days and metric, the CSV download equals /export's file, logout,
-// and a public link visited logged out. Under CI=true a missing Chromium fails; elsewhere it skips.
+// a public link visited logged out, and an axe-core audit of every page in three languages on a phone-sized
+// window. Under CI=true a missing Chromium fails; elsewhere it skips.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startWebStack, WEB_PEOPLE, type WebStack } from '../../scripts/demo/web-stack.js';
-import { chromiumMissing, launchChromium, type LaunchedBrowser } from './browser-support.js';
+import { chromiumMissing, launchChromium, seriousAxeFindings, type LaunchedBrowser } from './browser-support.js';
 
 const missing = chromiumMissing();
+
+type Person = keyof typeof WEB_PEOPLE | 'nobody';
+
+/** Every page of the dashboard as the audit visits it: who looks, where, and what the page answers. */
+interface AuditedPage {
+	name: string;
+	who: Person;
+	path(site: { guildId: string; publicPath: string }): string;
+	status: number;
+}
+
+/** A new page of the dashboard gets a line here, and the audit covers it in every language below. */
+const AUDITED_PAGES: AuditedPage[] = [
+	{ name: 'home, logged out', who: 'nobody', path: () => '/', status: 200 },
+	{ name: 'home, logged in', who: 'member', path: () => '/', status: 200 },
+	{ name: 'own account, key linked', who: 'member', path: () => '/me', status: 200 },
+	{ name: 'own account, no key', who: 'outsider', path: () => '/me', status: 200 },
+	{ name: 'server page', who: 'member', path: (site) => `/servers/${site.guildId}`, status: 200 },
+	{ name: "server page, an admin's", who: 'admin', path: (site) => `/servers/${site.guildId}`, status: 200 },
+	{ name: 'server page refused', who: 'outsider', path: (site) => `/servers/${site.guildId}`, status: 403 },
+	{ name: 'page not found', who: 'nobody', path: () => '/nothing-here', status: 404 },
+	{ name: 'public page', who: 'nobody', path: (site) => site.publicPath, status: 200 },
+	{ name: 'manage page', who: 'admin', path: (site) => `/servers/${site.guildId}/manage`, status: 200 },
+];
+const AUDIT_LOCALES = ['en-US', 'de', 'ja'] as const;
+const PHONE = { width: 390, height: 844 };
 
 interface ChartState {
 	labels: number;
@@ -69,6 +96,16 @@ function assertChartMatches(chart: ChartState, view: JsonView) {
 		'the series has figures to compare',
 	);
 	assert.ok(chart.painted > 1000, `the canvas is drawn on (${chart.painted} pixels)`);
+}
+
+/** The server's public link, turned on by the admin (the link stays the same while it is on). */
+async function turnOnPublicLink(stack: WebStack, admin: Page): Promise<string> {
+	await admin.goto(`${stack.webUrl}/servers/${stack.guildId}`);
+	if ((await admin.locator('#public-link').count()) === 0) {
+		await admin.click('section.public form:has(input[value="on"]) button');
+		await admin.waitForSelector('#public-link');
+	}
+	return (await admin.getAttribute('#public-link', 'href'))!;
 }
 
 async function logIn(stack: WebStack, context: BrowserContext, userId: string): Promise<Page> {
@@ -201,6 +238,54 @@ if (missing) {
 			assert.equal((await visitor.goto(link))?.status(), 404);
 			await adminContext.close();
 			await visitorContext.close();
+		});
+
+		it('passes an axe-core audit and fits a 390 px window: every page in en-US, de and ja', async () => {
+			const adminContext = await browser.newContext();
+			const admin = await logIn(stack, adminContext, WEB_PEOPLE.admin);
+			const site = { guildId: stack.guildId, publicPath: new URL(await turnOnPublicLink(stack, admin)).pathname };
+			const problems: string[] = [];
+			for (const locale of AUDIT_LOCALES) {
+				const contexts = new Map<Person, BrowserContext>();
+				const contextOf = async (who: Person) => {
+					let context = contexts.get(who);
+					if (!context) {
+						context = await browser.newContext({ ...PHONE, locale });
+						if (who !== 'nobody') await (await logIn(stack, context, WEB_PEOPLE[who])).close();
+						contexts.set(who, context);
+					}
+					return context;
+				};
+				for (const audited of AUDITED_PAGES) {
+					const page = await (await contextOf(audited.who)).newPage();
+					const path = audited.path(site);
+					const label = `${locale} ${audited.name} (${path})`;
+					const response = await page.goto(`${stack.webUrl}${path}${path.includes('?') ? '&' : '?'}lang=${locale}`);
+					assert.equal(response?.status(), audited.status, label);
+					assert.equal(await page.getAttribute('html', 'lang'), locale, label);
+					assert.match(
+						(await page.getAttribute('link[rel="stylesheet"]', 'href')) ?? '',
+						/^\/static\/dashboard\.[0-9a-f]{12}\.css$/u,
+						`${label}: the stylesheet under its hashed name`,
+					);
+					// The audit sees the page as a reader does: with its chart drawn.
+					if ((await page.locator('canvas#chart').count()) > 0) {
+						await page.waitForSelector('canvas#chart[data-drawn="true"]', { timeout: 15_000 });
+					}
+					for (const finding of await seriousAxeFindings(page)) {
+						problems.push(
+							`${label}: ${finding.impact} ${finding.rule} (${finding.help}): ${finding.targets.join(', ')}`,
+						);
+					}
+					const width = (await page.evaluate('document.documentElement.scrollWidth')) as number;
+					if (width > PHONE.width) problems.push(`${label}: ${width} px wide in a ${PHONE.width} px window`);
+					await page.close();
+				}
+				for (const context of contexts.values()) await context.close();
+			}
+			await admin.click('section.public form:has(input[value="off"]) button');
+			await adminContext.close();
+			assert.deepEqual(problems, []);
 		});
 	});
 }

@@ -252,14 +252,14 @@ describe('pages and access', () => {
 		assert.ok(!body.includes('<script>alert'), 'the account name is escaped');
 		assert.ok(body.includes('&lt;script&gt;alert(1)&lt;/script&gt;Alice'));
 		assert.match(body, /<script type="application\/json" id="chart-data">/u);
-		assert.match(body, /<script src="\/static\/chart.umd.min.js"><\/script>/u);
+		assert.match(body, /<script src="\/static\/chart\.umd\.min\.[0-9a-f]{12}\.js"><\/script>/u);
 		assert.doesNotMatch(body, /<script>(?!<)/u, 'no inline script');
 		assert.equal((body.match(/<tr data-date=/gu) ?? []).length, 7);
 		assert.match(body, /href="\/me\/export.csv\?days=7"/u);
 		assertNoKey(body);
 	});
 
-	it('gives the JSON view of DESIGN.md, with no key in it', async () => {
+	it('gives the JSON view of docs/web-dashboard.md, with no key in it', async () => {
 		const browser = await loggedIn(ALICE);
 		const response = await browser.request('/api/me/stats?days=14&metric=joins');
 		assert.equal(response.status, 200);
@@ -450,8 +450,14 @@ describe('the public link', () => {
 			await admin.post(`/servers/${guildId}/public`, { enabled: 'off' });
 			const lines = h.sandbox.channelMessages(auditChannel).map((message) => message.content);
 			assert.equal(lines.length, 2);
-			assert.match(lines[0]!, new RegExp(`^<@${ADMIN}> turned on the server's public statistics page`, 'u'));
-			assert.match(lines[1]!, new RegExp(`^<@${ADMIN}> turned off the server's public statistics page`, 'u'));
+			assert.match(
+				lines[0]!,
+				new RegExp(`^<@${ADMIN}> \\(dashboard\\) turned on the server's public statistics page`, 'u'),
+			);
+			assert.match(
+				lines[1]!,
+				new RegExp(`^<@${ADMIN}> \\(dashboard\\) turned off the server's public statistics page`, 'u'),
+			);
 			assert.ok(!lines.join('\n').includes('/p/'), 'the link itself stays out of the channel');
 		} finally {
 			await h.services.ctx.settings.update(guildId, { auditChannelId: null });
@@ -472,6 +478,7 @@ describe('a failure inside', () => {
 			botGuilds: {
 				guild: () => Promise.reject(new Error('discord exploded with token abc.def')),
 				member: () => Promise.reject(new Error('no')),
+				channels: () => Promise.reject(new Error('no')),
 			},
 		});
 		const browser = new Browser(broken as unknown as typeof h.app);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it, test } from 'node:test';
+import { disablePublic, enablePublic, guildOfPublicToken, publicToken } from '../../src/settings/public-page.js';
 import { createWebStore, LOGIN_STATE_TTL_MS, SESSION_TTL_MS, type WebStore } from '../../src/web/sessions.js';
 import { postgresBackend, redisBackend, sqliteBackend } from '../links/backends.js';
 import type { Backend, OpenedBackend } from '../links/backends.js';
@@ -74,17 +75,20 @@ for (const backend of backends) {
 		});
 
 		it('turns a public link on, renews it and turns it off', async () => {
+			// The public page's tokens live beside the sessions, in the same namespace (src/settings/public-page.ts).
+			const pages = { stores: { web: opened.stores.web } };
 			const guildId = '410000000000000002';
-			assert.equal(await store.publicToken(guildId), null);
-			const first = await store.enablePublic(guildId);
-			assert.equal(await store.guildOfPublicToken(first), guildId);
-			const second = await store.enablePublic(guildId);
+			assert.equal(await publicToken(pages, guildId), null);
+			const first = await enablePublic(pages, guildId);
+			assert.ok(Buffer.from(first, 'base64url').length >= 16, 'at least 128 random bits');
+			assert.equal(await guildOfPublicToken(pages, first), guildId);
+			const second = await enablePublic(pages, guildId);
 			assert.notEqual(second, first);
-			assert.equal(await store.guildOfPublicToken(first), null, 'the old link is gone');
-			assert.equal(await store.publicToken(guildId), second);
-			await store.disablePublic(guildId);
-			assert.equal(await store.guildOfPublicToken(second), null);
-			assert.equal(await store.publicToken(guildId), null);
+			assert.equal(await guildOfPublicToken(pages, first), null, 'the old link is gone');
+			assert.equal(await publicToken(pages, guildId), second);
+			await disablePublic(pages, guildId);
+			assert.equal(await guildOfPublicToken(pages, second), null);
+			assert.equal(await publicToken(pages, guildId), null);
 		});
 	});
 }

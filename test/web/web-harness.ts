@@ -35,6 +35,8 @@ export interface WebHarness {
 	/** Moves the dashboard's clock (sessions, login states, the 60 s role cache). */
 	advance(ms: number): void;
 	logs: string[];
+	/** The temporary folder holding the bot's SQLite store (`bot.sqlite*`), for tests that read its bytes. */
+	dir: string;
 	close(): Promise<void>;
 }
 
@@ -94,6 +96,7 @@ export async function startWebHarness(options: { storeUrl?: string; namespacePre
 			offset += ms;
 		},
 		logs,
+		dir,
 		close: async () => {
 			await services.close();
 			await sandbox.close();

@@ -1,0 +1,465 @@
+import { channelTypesFor, type ChannelUse } from '../channel-kinds.js';
+import { LANGUAGE_NAMES, LOCALES, type Locale, type MessageKey, type Translate } from '../i18n/index.js';
+import type { LinkStatus } from '../links/link-model.js';
+import { describePause, describeSchedule } from '../reports/describe-pause.js';
+import type { ReportListing } from '../reports/report-actions.js';
+import { REPORT_FREQUENCIES, WEEKDAYS, type Weekday } from '../reports/report-record.js';
+import type { ServerSettings } from '../settings/settings-record.js';
+import { STATS_DAYS, STATS_METRICS } from '../stats-options.js';
+import { describeAlertState, describeFigure, describeRule, describeWatchPause } from '../watch/describe.js';
+import type { WatchList } from '../watch/watch-actions.js';
+import { ALERT_KINDS, STAT_FIGURES, type AlertRecord, type StatChannelRecord } from '../watch/watch-record.js';
+import type { ChannelFacts, RoleFacts } from './bot-guilds.js';
+import { discordTextToHtml, escapeHtml, html, SafeHtml, type MentionNames } from './html.js';
+
+/** Everything the manage page shows, read when it loads. */
+export interface ManagePageData {
+	t: Translate;
+	locale: Locale;
+	now: number;
+	guildId: string;
+	guildName: string;
+	/** `?lang=xx` when the member chose a language in the URL, kept by every form and link; else ''. */
+	langQuery: string;
+	/** The outcome of the form sent just before, as a message. */
+	done: MessageKey | null;
+	key: LinkStatus | null;
+	/** The name of the member who linked the key, when the bot can still read them. */
+	linkerName: string | null;
+	settings: ServerSettings;
+	/** The roles a setting may name: never @everyone (it has the server's id), nor a bot's own. */
+	roles: RoleFacts[];
+	channels: ChannelFacts[];
+	reports: ReportListing;
+	statChannels: WatchList<StatChannelRecord>;
+	alerts: WatchList<AlertRecord>;
+	/** The public page's address while it is on. */
+	publicUrl: string | null;
+	names: MentionNames;
+}
+
+/** Hours a report may post at, as `/report add hour:` takes them. */
+const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
+const DEFAULT_HOUR = 9;
+
+/** The manage page (docs/web-dashboard.md): one section per admin command. */
+export function manageBody(page: ManagePageData): SafeHtml {
+	const { t } = page;
+	const serverPath = `/servers/${page.guildId}`;
+	return html`<h1>${t('web.manage.heading', { server: page.guildName })}</h1>
+		${page.done ? html`<p class="outcome" role="status">${t(page.done)}</p>` : ''}
+		<p>${t('web.manage.intro')}</p>
+		${page.key ? html`<p><a href="${serverPath}${page.langQuery}">${t('web.manage.toServerPage')}</a></p>` : ''}
+		<nav class="manage-sections" aria-label="${t('web.manage.sections')}">
+			<a href="#key">${t('web.manage.keyTitle')}</a> <a href="#settings">${t('web.manage.settingsTitle')}</a>
+			<a href="#reports">${t('web.manage.reportsTitle')}</a>
+			<a href="#stat-channels">${t('web.manage.statChannelsTitle')}</a>
+			<a href="#alerts">${t('web.manage.alertsTitle')}</a> <a href="#public">${t('web.publicTitle')}</a>
+		</nav>
+		${keySection(page)} ${settingsSection(page)} ${reportsSection(page)} ${statChannelsSection(page)}
+		${alertsSection(page)} ${publicSection(page)}`;
+}
+
+function action(page: ManagePageData, what: string): string {
+	return `/servers/${page.guildId}/${what}${page.langQuery}`;
+}
+
+/** A Discord-flavoured catalogue text (mentions, `code`, timestamps) as the page shows it. */
+function text(page: ManagePageData, key: MessageKey, vars?: Record<string, unknown>): SafeHtml {
+	return discordTextToHtml(page.t(key, vars), { names: page.names, locale: page.locale, now: page.now });
+}
+
+function keySection(page: ManagePageData): SafeHtml {
+	const { t, key } = page;
+	const status = key
+		? html`<dl class="facts">
+					<dt>${t('web.manage.keyAccount')}</dt>
+					<dd>${key.accountName ?? '—'}</dd>
+					<dt>${t('web.manage.keySince')}</dt>
+					<dd>${discordTextToHtml(`<t:${Math.floor(key.linkedAt / 1000)}:f>`, { locale: page.locale })}</dd>
+					<dt>${t('web.manage.keyBy')}</dt>
+					<dd>${key.linkedBy === null ? '—' : (page.linkerName ?? key.linkedBy)}</dd>
+					<dt>${t('web.manage.keyHint')}</dt>
+					<dd><code>…${key.keyHint}</code></dd>
+				</dl>
+				${key.readable ? '' : html`<p class="warning">${text(page, 'errors.serverRelinkNeeded')}</p>`}
+				${key.verified ? '' : html`<p class="note">${t('serverKey.notVerifiedNote')}</p>`}`
+		: html`<p>${t('web.manage.keyNone')}</p>`;
+	return html`<section id="key" class="manage">
+		<h2>${t('web.manage.keyTitle')}</h2>
+		${status}
+		<form method="post" action="${action(page, 'key')}">
+			<p class="field">
+				<label for="key-input">${t('web.manage.keyLabel')}</label>
+				<input id="key-input" type="password" name="key" autocomplete="off" required spellcheck="false" />
+			</p>
+			<p class="note">${t('web.manage.keyNote')}</p>
+			<p><button type="submit">${t('web.manage.keySet')}</button></p>
+		</form>
+		${
+			key
+				? html`<form method="post" action="${action(page, 'key')}">
+						<input type="hidden" name="action" value="remove" />
+						<p><button type="submit" class="danger">${t('web.manage.keyRemove')}</button></p>
+					</form>`
+				: ''
+		}
+	</section>`;
+}
+
+interface Choice {
+	value: string;
+	label: string;
+}
+
+function select(id: string, name: string, label: string, choices: Choice[], current: string): SafeHtml {
+	return html`<p class="field">
+		<label for="${id}">${label}</label>
+		<select id="${id}" name="${name}">
+			${choices.map((choice) => option(choice, choice.value === current))}
+		</select>
+	</p>`;
+}
+
+/** One `<option>`, on one line: a template here would be reflowed by the formatter into padded text. */
+function option(choice: Choice, selected: boolean): SafeHtml {
+	const chosen = selected ? ' selected' : '';
+	return new SafeHtml(`<option value="${escapeHtml(choice.value)}"${chosen}>${escapeHtml(choice.label)}</option>`);
+}
+
+/** Categories in their order, each followed by its channels, as Discord's sidebar lists them. */
+function sidebarOrder(channels: readonly ChannelFacts[]): ChannelFacts[] {
+	const positionOf = new Map(channels.filter((channel) => channel.type === 4).map((c) => [c.id, c.position]));
+	const key = (channel: ChannelFacts): [number, number, number] =>
+		channel.type === 4
+			? [channel.position, 0, 0]
+			: [channel.parentId === null ? -1 : (positionOf.get(channel.parentId) ?? -1), 1, channel.position];
+	return [...channels].sort((a, b) => {
+		const [left, right] = [key(a), key(b)];
+		return left[0] - right[0] || left[1] - right[1] || left[2] - right[2] || a.id.localeCompare(b.id);
+	});
+}
+
+/** The server's channels a use accepts (channel-kinds.ts), as choices. */
+function channelChoices(page: ManagePageData, use: ChannelUse): Choice[] {
+	const types = channelTypesFor(use);
+	return sidebarOrder(page.channels.filter((channel) => types.includes(channel.type))).map((channel) => ({
+		value: channel.id,
+		label: channelLabel(channel),
+	}));
+}
+
+/** As Discord's sidebar shows them: `#` before a text channel's name, a category's in capitals. */
+function channelLabel(channel: ChannelFacts): string {
+	if (channel.type === 4) return channel.name.toLocaleUpperCase();
+	if (channel.type === 0 || channel.type === 5) return `#${channel.name}`;
+	return channel.name;
+}
+
+function roleChoices(page: ManagePageData, unset: string): Choice[] {
+	const roles = [...page.roles].sort((a, b) => b.position - a.position);
+	return [{ value: '', label: unset }, ...roles.map((role) => ({ value: role.id, label: `@${role.name}` }))];
+}
+
+/** Each `/settings set` option's description labels its field: the words members know from Discord. */
+const SETTING_LABELS = {
+	serverStatsRole: 'commands.settings.subcommands.set.options.serverStatsRole.description',
+	shareRole: 'commands.settings.subcommands.set.options.shareRole.description',
+	shareChannel: 'commands.settings.subcommands.set.options.shareChannel.description',
+	defaultDays: 'commands.settings.subcommands.set.options.defaultDays.description',
+	defaultMetric: 'commands.settings.subcommands.set.options.defaultMetric.description',
+	language: 'commands.settings.subcommands.set.options.language.description',
+	auditChannel: 'commands.settings.subcommands.set.options.auditChannel.description',
+} as const satisfies Record<string, MessageKey>;
+
+function settingsSection(page: ManagePageData): SafeHtml {
+	const { t, settings } = page;
+	const label = (option: keyof typeof SETTING_LABELS) => t(SETTING_LABELS[option]);
+	const posts = channelChoices(page, 'posts');
+	return html`<section id="settings" class="manage">
+		<h2>${t('web.manage.settingsTitle')}</h2>
+		<form method="post" action="${action(page, 'settings')}">
+			${select(
+				'set-server-stats-role',
+				'server-stats-role',
+				label('serverStatsRole'),
+				roleChoices(page, t('settings.value.everyone')),
+				settings.serverStatsRoleId ?? '',
+			)}
+			${select(
+				'set-share-role',
+				'share-role',
+				label('shareRole'),
+				roleChoices(page, t('settings.value.everyone')),
+				settings.shareRoleId ?? '',
+			)}
+			${select(
+				'set-share-channel',
+				'share-channel',
+				label('shareChannel'),
+				[{ value: '', label: t('settings.value.anyChannel') }, ...posts],
+				settings.shareChannelId ?? '',
+			)}
+			${select(
+				'set-default-days',
+				'default-days',
+				label('defaultDays'),
+				STATS_DAYS.map((days) => ({ value: String(days), label: t(`choices.days.${days}`) })),
+				String(settings.defaultDays),
+			)}
+			${select(
+				'set-default-metric',
+				'default-metric',
+				label('defaultMetric'),
+				STATS_METRICS.map((metric) => ({ value: metric, label: t(`choices.metric.${metric}`) })),
+				settings.defaultMetric,
+			)}
+			${select(
+				'set-language',
+				'language',
+				label('language'),
+				[
+					{ value: 'auto', label: t('choices.language.auto') },
+					...LOCALES.map((locale) => ({ value: locale, label: LANGUAGE_NAMES[locale] })),
+				],
+				settings.language,
+			)}
+			${select(
+				'set-audit-channel',
+				'audit-channel',
+				label('auditChannel'),
+				[{ value: '', label: t('settings.value.auditOff') }, ...posts],
+				settings.auditChannelId ?? '',
+			)}
+			<p><button type="submit">${t('web.manage.settingsSave')}</button></p>
+		</form>
+		<form method="post" action="${action(page, 'settings')}">
+			<input type="hidden" name="action" value="reset" />
+			<p class="note" id="reset-note">${t('settings.resetConfirm')}</p>
+			<p>
+				<button type="submit" class="danger" aria-describedby="reset-note">${t('web.manage.settingsReset')}</button>
+			</p>
+		</form>
+	</section>`;
+}
+
+/** A list of a server's reports, stat channels or alerts: each line with its own remove button. */
+function itemList(
+	page: ManagePageData,
+	what: string,
+	items: { id: string; field: string; value: string; line: SafeHtml }[],
+): SafeHtml {
+	return html`<ul class="manage-list">
+		${items.map(
+			(item) =>
+				html`<li>
+					<span id="${what}-${item.id}">${item.line}</span>
+					<form method="post" action="${action(page, what)}" class="inline">
+						<input type="hidden" name="action" value="remove" />
+						<input type="hidden" name="${item.field}" value="${item.value}" />
+						<button type="submit" class="danger" aria-describedby="${what}-${item.id}">
+							${page.t('web.manage.remove')}
+						</button>
+					</form>
+				</li>`,
+		)}
+	</ul>`;
+}
+
+/** `/report add`'s option descriptions label the add form's fields. */
+const REPORT_LABELS = {
+	channel: 'commands.report.subcommands.add.options.channel.description',
+	every: 'commands.report.subcommands.add.options.every.description',
+	hour: 'commands.report.subcommands.add.options.hour.description',
+	timezone: 'commands.report.subcommands.add.options.timezone.description',
+	weekday: 'commands.report.subcommands.add.options.weekday.description',
+} as const satisfies Record<string, MessageKey>;
+
+function reportsSection(page: ManagePageData): SafeHtml {
+	const { t, reports } = page;
+	const label = (option: keyof typeof REPORT_LABELS) => t(REPORT_LABELS[option]);
+	const items = reports.reports.map(({ record, nextDue, pause }) => {
+		const schedule = describeSchedule(t, record);
+		const line = pause
+			? text(page, 'report.listItemPaused', {
+					channelId: record.channelId,
+					schedule,
+					reason: describePause(t, pause),
+				})
+			: text(page, 'report.listItem', {
+					channelId: record.channelId,
+					schedule,
+					next: nextDue === null ? '—' : `<t:${Math.floor(nextDue / 1000)}:f>`,
+				});
+		return { id: record.channelId, field: 'channel', value: record.channelId, line };
+	});
+	return html`<section id="reports" class="manage">
+		<h2>${t('web.manage.reportsTitle')}</h2>
+		${
+			items.length === 0
+				? html`<p>${text(page, 'report.listEmpty')}</p>`
+				: html`<p>${text(page, 'report.listHeader', { count: reports.counted, max: reports.max })}</p>
+						${itemList(page, 'reports', items)}`
+		}
+		<form method="post" action="${action(page, 'reports')}">
+			<h3>${t('web.manage.reportAdd')}</h3>
+			${channelSelect(page, 'report-channel', label('channel'), 'posts')}
+			${select(
+				'report-every',
+				'every',
+				label('every'),
+				REPORT_FREQUENCIES.map((every) => ({ value: every, label: t(`choices.every.${every}`) })),
+				'daily',
+			)}
+			${select(
+				'report-hour',
+				'hour',
+				label('hour'),
+				HOURS.map((hour) => ({ value: String(hour), label: `${String(hour).padStart(2, '0')}:00` })),
+				String(DEFAULT_HOUR),
+			)}
+			<p class="field">
+				<label for="report-timezone">${label('timezone')}</label>
+				<input id="report-timezone" name="timezone" value="UTC" maxlength="64" autocomplete="off" spellcheck="false" />
+			</p>
+			${select(
+				'report-weekday',
+				'weekday',
+				label('weekday'),
+				[
+					{ value: '', label: '—' },
+					...mondayFirst().map((day) => ({ value: day, label: t(`choices.weekday.${day}`) })),
+				],
+				'',
+			)}
+			<p><button type="submit">${t('web.manage.reportAddButton')}</button></p>
+		</form>
+	</section>`;
+}
+
+/** The week as the choices of `/report add weekday:` list it, Monday first. */
+function mondayFirst(): Weekday[] {
+	return [...WEEKDAYS.slice(1), ...WEEKDAYS.slice(0, 1)];
+}
+
+/** A channel choice for an add form; a server without a channel of that kind says so instead. */
+function channelSelect(page: ManagePageData, id: string, label: string, use: ChannelUse): SafeHtml {
+	const choices = channelChoices(page, use);
+	if (choices.length === 0) {
+		return html`<p class="field">
+			<span>${label}</span> <span class="note">${page.t('web.manage.noChannels')}</span>
+		</p>`;
+	}
+	return select(id, 'channel', label, choices, choices[0]?.value ?? '');
+}
+
+function statChannelsSection(page: ManagePageData): SafeHtml {
+	const { t, statChannels } = page;
+	const items = statChannels.records.map((record) => {
+		const figure = describeFigure(t, record.figure);
+		const line = record.paused
+			? text(page, 'watch.statChannel.listItemPaused', {
+					channelId: record.channelId,
+					figure,
+					reason: describeWatchPause(t, record.paused),
+				})
+			: text(page, 'watch.statChannel.listItem', { channelId: record.channelId, figure, name: record.name ?? '—' });
+		return { id: record.channelId, field: 'channel', value: record.channelId, line };
+	});
+	return html`<section id="stat-channels" class="manage">
+		<h2>${t('web.manage.statChannelsTitle')}</h2>
+		${
+			items.length === 0
+				? html`<p>${text(page, 'watch.statChannel.listEmpty')}</p>`
+				: html`<p>
+							${text(page, 'watch.statChannel.listHeader', {
+								count: statChannels.records.length,
+								max: statChannels.max,
+								minutes: statChannels.everyMinutes,
+							})}
+						</p>
+						${itemList(page, 'stat-channels', items)}`
+		}
+		<form method="post" action="${action(page, 'stat-channels')}">
+			<h3>${t('web.manage.statChannelAdd')}</h3>
+			${channelSelect(page, 'stat-channel', t('watch.commands.statchannel.addChannel'), 'statChannel')}
+			${select(
+				'stat-figure',
+				'figure',
+				t('watch.commands.statchannel.addFigure'),
+				STAT_FIGURES.map((figure) => ({ value: figure, label: describeFigure(t, figure) })),
+				STAT_FIGURES[0],
+			)}
+			<p><button type="submit">${t('web.manage.statChannelAddButton')}</button></p>
+		</form>
+	</section>`;
+}
+
+function alertsSection(page: ManagePageData): SafeHtml {
+	const { t, alerts } = page;
+	const items = alerts.records.map((record) => ({
+		id: record.id,
+		field: 'id',
+		value: record.id,
+		line: text(page, 'watch.alert.listItem', {
+			id: record.id,
+			rule: describeRule(t, page.locale, record),
+			channelId: record.channelId,
+			state: describeAlertState(t, record),
+		}),
+	}));
+	return html`<section id="alerts" class="manage">
+		<h2>${t('web.manage.alertsTitle')}</h2>
+		${
+			items.length === 0
+				? html`<p>${text(page, 'watch.alert.listEmpty')}</p>`
+				: html`<p>
+							${text(page, 'watch.alert.listHeader', {
+								count: alerts.records.length,
+								max: alerts.max,
+								minutes: alerts.everyMinutes,
+							})}
+						</p>
+						${itemList(page, 'alerts', items)}`
+		}
+		<form method="post" action="${action(page, 'alerts')}">
+			<h3>${t('web.manage.alertAdd')}</h3>
+			${select(
+				'alert-kind',
+				'kind',
+				t('watch.commands.alert.addKind'),
+				ALERT_KINDS.map((kind) => ({ value: kind, label: t(`watch.kinds.${kind}`) })),
+				ALERT_KINDS[0],
+			)}
+			${channelSelect(page, 'alert-channel', t('watch.commands.alert.addChannel'), 'posts')}
+			<p class="field">
+				<label for="alert-threshold">${t('watch.commands.alert.addThreshold')}</label>
+				<input id="alert-threshold" name="threshold" type="number" min="1" step="1" required inputmode="numeric" />
+			</p>
+			<p><button type="submit">${t('web.manage.alertAddButton')}</button></p>
+		</form>
+	</section>`;
+}
+
+function publicSection(page: ManagePageData): SafeHtml {
+	const { t } = page;
+	const button = (enabled: 'on' | 'off', label: string, danger = false) =>
+		html`<form method="post" action="${action(page, 'public')}" class="inline">
+			<input type="hidden" name="enabled" value="${enabled}" />
+			<input type="hidden" name="return" value="manage" />
+			<button type="submit" ${danger ? html` class="danger"` : ''}>${label}</button>
+		</form>`;
+	return html`<section id="public" class="manage">
+		<h2>${t('web.publicTitle')}</h2>
+		${
+			page.publicUrl
+				? html`<p>${t('web.publicOn')}</p>
+						<p><a id="public-link" href="${page.publicUrl}">${page.publicUrl}</a></p>
+						<div class="actions">
+							${button('on', t('web.publicRenew'))} ${button('off', t('web.publicDisable'), true)}
+						</div>`
+				: html`<p>${t('web.publicOff')}</p>
+						<div class="actions">${button('on', t('web.publicEnable'))}</div>`
+		}
+	</section>`;
+}
