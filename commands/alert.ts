@@ -50,14 +50,14 @@ async function add(interaction: CommandInteraction, ctx: BotContext, guildId: st
 async function remove(interaction: CommandInteraction, ctx: BotContext, guildId: string): Promise<void> {
 	const { id, removed } = await removeAlert(ctx, actorOf(interaction), guildId, interaction.options.string('id'));
 	const t = memberTranslator(interaction);
-	await interaction.editReply({ content: removalText(t, 'watch.alert', removed, { id }) });
+	await interaction.editReply({ content: removalText(t, 'alert', removed, { id }) });
 }
 
 async function list(interaction: CommandInteraction, ctx: BotContext, guildId: string): Promise<void> {
 	const listed = await listAlerts(ctx, actorOf(interaction), guildId);
 	const t = memberTranslator(interaction);
 	const locale = resolveLocale(interaction.locale);
-	const content = watchListText(t, 'watch.alert', listed, (record) =>
+	const content = watchListText(t, 'alert', listed, (record) =>
 		t('watch.alert.listItem', {
 			id: record.id,
 			rule: describeRule(t, locale, record),

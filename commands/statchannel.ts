@@ -69,7 +69,7 @@ async function remove(interaction: CommandInteraction, ctx: BotContext, guildId:
 	);
 	const t = memberTranslator(interaction);
 	await interaction.editReply({
-		content: removalText(t, 'watch.statChannel', removed, { channelId: channelId ?? '0' }),
+		content: removalText(t, 'statChannel', removed, { channelId: channelId ?? '0' }),
 	});
 }
 
@@ -77,7 +77,7 @@ async function list(interaction: CommandInteraction, ctx: BotContext, guildId: s
 	const listed = await listStatChannels(ctx, actorOf(interaction), guildId);
 	const t = memberTranslator(interaction);
 	await interaction.editReply({
-		content: watchListText(t, 'watch.statChannel', listed, (record) => listLine(t, record)),
+		content: watchListText(t, 'statChannel', listed, (record) => listLine(t, record)),
 	});
 }
 

@@ -7,8 +7,8 @@ import type { Translate } from '../src/i18n/index.js';
 import type { WatchList } from '../src/watch/watch-actions.js';
 import type { WatchPause } from '../src/watch/watch-record.js';
 
-/** Whose catalogue keys (`listEmpty`, `listHeader`, `resumeHint`, `removed`, `notFound`) a reply uses. */
-export type WatchWords = 'watch.alert' | 'watch.statChannel';
+/** Whose catalogue keys (`watch.<words>.listEmpty`, `listHeader`, `resumeHint`, `removed`, `notFound`) a reply uses. */
+export type WatchWords = 'alert' | 'statChannel';
 
 const MAX_CHOICES = 25;
 const MAX_CHOICE_NAME = 100;
@@ -20,17 +20,17 @@ export function watchListText<R extends { paused: WatchPause | null }>(
 	list: WatchList<R>,
 	line: (record: R) => string,
 ): string {
-	if (list.records.length === 0) return t(`${words}.listEmpty`);
+	if (list.records.length === 0) return t(`watch.${words}.listEmpty`);
 	const lines = [
-		t(`${words}.listHeader`, { count: list.records.length, max: list.max, minutes: list.everyMinutes }),
+		t(`watch.${words}.listHeader`, { count: list.records.length, max: list.max, minutes: list.everyMinutes }),
 		...list.records.map(line),
 	];
-	if (list.records.some((record) => record.paused)) lines.push(t(`${words}.resumeHint`));
+	if (list.records.some((record) => record.paused)) lines.push(t(`watch.${words}.resumeHint`));
 	return lines.join('\n');
 }
 
 export function removalText(t: Translate, words: WatchWords, removed: boolean, vars: Record<string, unknown>): string {
-	return t(removed ? `${words}.removed` : `${words}.notFound`, vars);
+	return t(removed ? `watch.${words}.removed` : `watch.${words}.notFound`, vars);
 }
 
 /**
