@@ -39,7 +39,10 @@ describe('audit lines over the bot token REST (the stand-in)', () => {
 	const lines = () => sandbox.channelMessages(auditChannel).map((m) => m.content);
 
 	test('nothing is posted while no audit channel is set', async () => {
-		await postAudit(ctx(), guildId, { key: 'audit.serverKeyRemoved', vars: { actor: `<@${ADMIN}>`, when: auditTime() } });
+		await postAudit(ctx(), guildId, {
+			key: 'audit.serverKeyRemoved',
+			vars: { actor: `<@${ADMIN}>`, when: auditTime() },
+		});
 		assert.deepEqual(lines(), []);
 	});
 
@@ -74,7 +77,10 @@ describe('audit lines over the bot token REST (the stand-in)', () => {
 
 	test('an audit channel Discord reports unknown is unset and remembered as deleted; nothing throws', async () => {
 		await settings.update(guildId, { auditChannelId: '499999999999999999' });
-		await postAudit(ctx(), guildId, { key: 'audit.serverKeyRemoved', vars: { actor: `<@${ADMIN}>`, when: auditTime() } });
+		await postAudit(ctx(), guildId, {
+			key: 'audit.serverKeyRemoved',
+			vars: { actor: `<@${ADMIN}>`, when: auditTime() },
+		});
 		const now = await settings.get(guildId);
 		assert.equal(now.auditChannelId, null);
 		assert.deepEqual(now.deleted, ['auditChannelId']);
