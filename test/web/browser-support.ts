@@ -15,7 +15,13 @@ export function chromiumMissing(): string | null {
 
 export interface LaunchedBrowser {
 	/** A fresh context with its own cookies, as a second person on another machine. */
-	newContext(options?: { width?: number; height?: number; locale?: string }): Promise<BrowserContext>;
+	newContext(options?: {
+		width?: number;
+		height?: number;
+		locale?: string;
+		/** False for a browser that runs no script at all: the page must work with forms and links alone. */
+		javaScriptEnabled?: boolean;
+	}): Promise<BrowserContext>;
 	close(): Promise<void>;
 }
 
@@ -28,6 +34,7 @@ export async function launchChromium(): Promise<LaunchedBrowser> {
 				viewport: { width: options.width ?? 1100, height: options.height ?? 900 },
 				locale: options.locale ?? 'en-US',
 				acceptDownloads: true,
+				javaScriptEnabled: options.javaScriptEnabled ?? true,
 			}),
 		close: () => browser.close(),
 	};
