@@ -53,7 +53,8 @@ export interface DashboardSite {
 
 /**
  * Seats WEB_PEOPLE on `guildId` of a running bot: the member holds the stats role and links `memberKey`, the admin
- * (Manage Server) links `serverKey` for the server, the outsider has neither; the server's figures need the role.
+ * (Manage Server through the Managers role) links `serverKey` for the server, the outsider has neither; the
+ * server's figures need the role.
  */
 export async function seatDashboardPeople(
 	sandbox: DiscordSandbox,
@@ -68,7 +69,9 @@ export async function seatDashboardPeople(
 	sandbox.setUser(WEB_PEOPLE.member, { username: 'nova', globalName: 'Nova', locale: options.memberLocale ?? 'en-US' });
 	sandbox.setMember(guildId, WEB_PEOPLE.outsider, { roles: [] });
 	sandbox.setUser(WEB_PEOPLE.outsider, { username: 'sam', globalName: 'Sam' });
-	sandbox.setMember(guildId, WEB_PEOPLE.admin, { permissions: MANAGE_SERVER });
+	// Through a role, as the bot token reads it: the dashboard's forms take Manage Server from nothing else.
+	const managersId = sandbox.addRole(guildId, { name: 'Managers', permissions: MANAGE_SERVER }).id;
+	sandbox.setMember(guildId, WEB_PEOPLE.admin, { roles: [managersId] });
 	sandbox.setUser(WEB_PEOPLE.admin, { username: 'ada', globalName: 'Ada' });
 	await ctx.links.linkUser(WEB_PEOPLE.member, options.memberKey);
 	await ctx.links.linkServer(guildId, options.serverKey, WEB_PEOPLE.admin);

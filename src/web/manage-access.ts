@@ -7,7 +7,6 @@ import {
 	type GuildFacts,
 	type ReadOptions,
 } from './bot-guilds.js';
-import { ADMINISTRATOR, userGuildManages } from './discord-oauth.js';
 import type { MentionNames } from './html.js';
 import { notFoundError } from './http-error.js';
 import type { WebSession } from './sessions.js';
@@ -21,13 +20,14 @@ export interface ManagedServer {
 
 /**
  * The member in a server, read with the bot token: from the 60 s cache for a page, `fresh` for a POST (a demoted
- * admin's open tab must fail). Manage Server also comes from the session's `/users/@me/guilds` entry (owner or
- * permissions), as for the server page. The same 404 as the server page when the bot or the member is not there;
- * a server without a key may be managed (its first key is set here).
+ * admin's open tab must fail). Manage Server comes from that read only (owner, @everyone and the member's roles,
+ * Administrator), never from the session's `/users/@me/guilds` entry, which is as old as the login. The same 404 as
+ * the server page when the bot or the member is not there; a server without a key may be managed (its first key is
+ * set here).
  */
 export async function readManagedServer(
 	botGuilds: Pick<BotGuilds, 'guild' | 'member'>,
-	session: WebSession,
+	session: Pick<WebSession, 'userId'>,
 	guildId: string,
 	read: ReadOptions = {},
 ): Promise<ManagedServer> {
@@ -37,12 +37,9 @@ export async function readManagedServer(
 		botGuilds.member(guildId, session.userId, read),
 	]);
 	if (guild === null || member === null) throw notFoundError();
-	let permissions = memberPermissions(guild, session.userId, member);
-	const listed = session.guilds.find((entry) => entry.id === guildId);
-	if (listed && userGuildManages(listed)) permissions |= ADMINISTRATOR;
 	const actor: Actor = {
 		userId: session.userId,
-		canManageServer: hasManageServer({ memberPermissions: permissions }),
+		canManageServer: hasManageServer({ memberPermissions: memberPermissions(guild, session.userId, member) }),
 		roleIds: member.roles,
 		origin: 'dashboard',
 	};

@@ -268,14 +268,8 @@ for (const target of await storeTargets()) {
 			assert.equal(await guildOfPublicToken(other.ctx, token), null);
 			const lines = newAuditLines();
 			assert.equal(lines.length, 2);
-			assert.match(
-				lines[0]!,
-				dashboardLine(admin, `turned on the server's public statistics page on the dashboard ${WHEN}\\.`),
-			);
-			assert.match(
-				lines[1]!,
-				dashboardLine(admin, `turned off the server's public statistics page on the dashboard ${WHEN}\\.`),
-			);
+			assert.match(lines[0]!, dashboardLine(admin, `turned on the server's public statistics page ${WHEN}\\.`));
+			assert.match(lines[1]!, dashboardLine(admin, `turned off the server's public statistics page ${WHEN}\\.`));
 		});
 
 		it('no stored entry, claim or log line holds either key in clear', async () => {

@@ -61,8 +61,8 @@ describe('the public page, the action and its token store', () => {
 		assert.equal(await guildOfPublicToken(t.ctx, second), null);
 		assert.equal(await publicToken(t.ctx, GUILD), null);
 
-		const on = `<@${ADMIN}> (dashboard) turned on the server's public statistics page on the dashboard ${WHEN}.`;
-		const off = `<@${ADMIN}> (dashboard) turned off the server's public statistics page on the dashboard ${WHEN}.`;
+		const on = `<@${ADMIN}> (dashboard) turned on the server's public statistics page ${WHEN}.`;
+		const off = `<@${ADMIN}> (dashboard) turned off the server's public statistics page ${WHEN}.`;
 		assert.deepEqual(auditLines(t), [on, on, off]);
 	});
 

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { translator } from '../../src/i18n/index.js';
+import { userGuildManages } from '../../src/web/discord-oauth.js';
 import { createReportStore } from '../../src/reports/report-store.js';
 import { publicToken } from '../../src/settings/public-page.js';
 import { watchStoreOf } from '../../src/watch/watch-context.js';
@@ -23,7 +24,7 @@ const ADMIN = '310000000000000401'; // Manage Server through a role
 const MEMBER = '310000000000000402'; // in the server, no Manage Server
 const STRANGER = '310000000000000403'; // not in the server
 const DEMOTED = '310000000000000404'; // given Manage Server after login, taken away while the page is open
-const LISTED_ADMIN = '310000000000000405'; // Manage Server from the guild list only (the stand-in's shortcut)
+const LISTED_ADMIN = '310000000000000405'; // Manage Server through a role at login, the role taken away later
 
 let h: WebHarness;
 let guildId: string;
@@ -54,7 +55,7 @@ before(async () => {
 	h.sandbox.setMember(guildId, ADMIN, { roles: [managersRole] });
 	h.sandbox.setMember(guildId, MEMBER, { roles: [] });
 	h.sandbox.setMember(guildId, DEMOTED, { roles: [] });
-	h.sandbox.setMember(guildId, LISTED_ADMIN, { permissions: MANAGE_GUILD });
+	h.sandbox.setMember(guildId, LISTED_ADMIN, { roles: [managersRole] });
 	serverKey = createAccount(h, 'Server_Ads');
 	otherKey = createAccount(h, 'Other_Ads');
 	memberKey = createAccount(h, 'Member_Ads');
@@ -200,6 +201,42 @@ describe('the manage page', () => {
 	});
 });
 
+describe('the start page', () => {
+	it("offers an admin each server's manage page, and for a server without a key yet the way to its first", async () => {
+		const unkeyed = h.sandbox.guildIds[1]!;
+		const managersThere = h.sandbox.addRole(unkeyed, { name: 'Managers', permissions: BigInt(MANAGE_GUILD) }).id;
+		h.sandbox.setMember(unkeyed, ADMIN, { roles: [managersThere] });
+		h.sandbox.setMember(unkeyed, MEMBER, { roles: [] });
+		const withoutBot = h.sandbox.addGuildWithoutBot(ADMIN, { name: 'No bot here', permissions: MANAGE_GUILD });
+		const de = translator('de');
+		const admin = await loggedIn(ADMIN);
+		const home = await (await admin.request('/?lang=de')).text();
+		assert.match(home, new RegExp(`<a href="/servers/${guildId}\\?lang=de">`, 'u'), 'the server page as before');
+		assert.match(home, new RegExp(`<a href="/servers/${guildId}/manage\\?lang=de">${de('web.home.manage')}</a>`, 'u'));
+		const firstKey = `<a href="/servers/${unkeyed}/manage?lang=de#key">${de('web.home.setKey')}</a>`;
+		assert.ok(home.includes(firstKey), 'the way to the first key');
+		assert.ok(home.includes(de('web.home.noKey')));
+		assert.doesNotMatch(home, new RegExp(`href="/servers/${unkeyed}[?"]`, 'u'), 'no server page without a key');
+		assert.doesNotMatch(home, new RegExp(withoutBot, 'u'), 'not a server the bot is not in');
+
+		assertBackTo(await admin.post(`/servers/${unkeyed}/key`, { key: otherKey }), unkeyed);
+		const keyed = await (await admin.request('/')).text();
+		assert.match(keyed, new RegExp(`<a href="/servers/${unkeyed}">`, 'u'), 'with its key, its server page');
+		assert.match(keyed, new RegExp(`<a href="/servers/${unkeyed}/manage">`, 'u'));
+		assertBackTo(await admin.post(`/servers/${unkeyed}/key`, { action: 'remove' }), unkeyed);
+
+		const member = await (await (await loggedIn(MEMBER)).request('/')).text();
+		assert.match(member, new RegExp(`<a href="/servers/${guildId}">`, 'u'));
+		assert.doesNotMatch(member, /\/manage/u, 'nothing to manage for a member');
+		assert.doesNotMatch(member, new RegExp(unkeyed, 'u'));
+	});
+
+	function assertBackTo(response: Response, server: string) {
+		assert.equal(response.status, 303);
+		assert.match(response.headers.get('location') ?? '', new RegExp(`^/servers/${server}/manage\\?done=key-`, 'u'));
+	}
+});
+
 describe('every POST', () => {
 	it('changes nothing without Origin or from another origin (403)', async () => {
 		const admin = await loggedIn(ADMIN);
@@ -256,12 +293,26 @@ describe('every POST', () => {
 		assert.deepEqual(await storedState(), before);
 	});
 
-	it('counts Manage Server from the login guild list, as the server page does', async () => {
-		const admin = await loggedIn(LISTED_ADMIN);
-		assert.equal((await admin.request(managePath())).status, 200);
-		const saved = await admin.post(`/servers/${guildId}/settings`, { 'default-metric': 'joins' });
-		assert.equal(saved.status, 303);
-		assert.equal((await h.services.ctx.settings.get(guildId)).defaultMetric, 'joins');
+	it("takes Manage Server from the bot token's read only: a guild list from login that still says so opens nothing", async () => {
+		const browser = await loggedIn(LISTED_ADMIN);
+		assert.equal((await browser.request(managePath())).status, 200);
+		h.sandbox.setMemberRoles(guildId, LISTED_ADMIN, []);
+		const session = await h.deps.web.readSession(browser.cookies.get('adstats_session')!);
+		const listed = session?.guilds.find((entry) => entry.id === guildId);
+		assert.ok(listed && userGuildManages(listed), 'the session still says they manage the server');
+		const before = await storedState();
+		const lines = auditLines().length;
+		for (const [path, fields] of validForms()) {
+			const response = await browser.post(path, fields);
+			assert.equal(response.status, 403, path);
+			assert.match(await response.text(), /Manage Server/u, path);
+		}
+		assert.deepEqual(await storedState(), before);
+		assert.equal(auditLines().length, lines, 'no audit line');
+		h.advance(61_000);
+		assert.equal((await browser.request(managePath())).status, 403, 'the page too, once its cache has passed');
+		const home = await (await browser.request('/')).text();
+		assert.doesNotMatch(home, /\/manage"/u, 'no way to the manage page from the start page');
 	});
 });
 

@@ -13,7 +13,7 @@ import {
 
 const ALICE = '310000000000000201'; // member with the server-stats role
 const BOB = '310000000000000202'; // member without it
-const ADMIN = '310000000000000203'; // Manage Server, no role
+const ADMIN = '310000000000000203'; // Manage Server through a role, not the stats role
 const STRANGER = '310000000000000204'; // not a member of the server
 const SECURITY_HEADERS = ['content-security-policy', 'x-content-type-options', 'referrer-policy'];
 
@@ -21,6 +21,7 @@ let h: WebHarness;
 let guildId: string;
 let otherGuildId: string;
 let roleId: string;
+let managersRole: string;
 let aliceKey: string;
 let serverKey: string;
 
@@ -31,7 +32,8 @@ before(async () => {
 	roleId = h.sandbox.addRole(guildId, { name: 'Stats Readers', permissions: 0n }).id;
 	h.sandbox.setMember(guildId, ALICE, { roles: [roleId] });
 	h.sandbox.setMember(guildId, BOB, { roles: [] });
-	h.sandbox.setMember(guildId, ADMIN, { permissions: MANAGE_GUILD });
+	managersRole = h.sandbox.addRole(guildId, { name: 'Managers', permissions: BigInt(MANAGE_GUILD) }).id;
+	h.sandbox.setMember(guildId, ADMIN, { roles: [managersRole] });
 	h.sandbox.setMember(otherGuildId, ALICE, { roles: [] });
 	h.renames.set('Alice_Ads', '<script>alert(1)</script>Alice');
 	aliceKey = createAccount(h, 'Alice_Ads');
@@ -423,8 +425,7 @@ describe('the public link', () => {
 		h.sandbox.setMember(guildId, dave, { roles: [roleId] });
 		const browser = await loggedIn(dave);
 		assert.doesNotMatch(await (await browser.request(`/servers/${guildId}`)).text(), /<section class="public">/u);
-		const managers = h.sandbox.addRole(guildId, { name: 'Managers', permissions: BigInt(MANAGE_GUILD) }).id;
-		h.sandbox.setMemberRoles(guildId, dave, [roleId, managers]);
+		h.sandbox.setMemberRoles(guildId, dave, [roleId, managersRole]);
 		h.advance(61_000);
 		assert.match(await (await browser.request(`/servers/${guildId}`)).text(), /<section class="public">/u);
 	});
