@@ -1,8 +1,8 @@
 // `npm run demo`: the whole product offline. The bundled stats service with demo data, the local
 // Discord stand-in and the real bot; plays the member flows once per language and writes what
 // Discord would show: demo-output/<locale>/ (JSON, PNGs, the CSV export, an HTML page), and the
-// dashboard's pages in demo-output/web/.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// dashboard's pages in demo-output/web/ (the admin's manage page after changes through its forms among them).
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
@@ -362,6 +362,14 @@ async function postReportNow(guild: DemoGuild): Promise<SandboxMessage> {
 	return sandbox.channelMessages(guild.defaultChannelId).slice(before).at(-1)!;
 }
 
+/** The dashboard shows a key by its last four characters at most: no saved page may hold one. */
+function assertNoKeyIn(dir: string, keys: string[]): void {
+	for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.html'))) {
+		const page = readFileSync(join(dir, file), 'utf8');
+		if (keys.some((key) => page.includes(key))) throw new Error(`web/${file} holds an API key`);
+	}
+}
+
 function summarize(message: SandboxMessage): string {
 	const parts = [];
 	if (message.content) parts.push(message.content.split('\n')[0]!.slice(0, 90));
@@ -419,9 +427,12 @@ try {
 		`\nDone: ${stepCount} replies in ${LOCALES.length} languages, ${chartCount} chart PNGs in ${seconds} s, every request valid against Discord's API description.`,
 	);
 	console.log(`Open ${join(OUTPUT_DIR, 'index.html')} to see them as Discord would show them.`);
-	console.log('\nThe web dashboard, logged in as a member, an admin and a member without the role:');
+	console.log(
+		'\nThe web dashboard, logged in as a member, an admin (its manage page too) and a member without the role:',
+	);
 	const written = await dashboardPages;
 	if ('error' in written) throw written.error;
+	assertNoKeyIn(dashboardOut, [memberAccount.apiKey, serverAccount.apiKey]);
 	console.log(written.line);
 	// After the flows: Chromium beside them on two cores slows both down more than it saves.
 	console.log(await screenshotDashboardPages(await openScreenshotTab(), dashboardOut));

@@ -33,17 +33,24 @@ interface Screenshot {
 	page: string;
 	locale: string;
 	phone?: boolean;
+	/** The page draws a chart, which must be there before the shot. */
+	chart?: boolean;
+	/** The whole page, not only the window's height: to see every section's form at phone width. */
+	fullPage?: boolean;
 }
 
 /**
  * The admin's server page (chart, table, public link) on a desktop in English and Japanese (CJK type) and on a
- * phone. A screenshot costs Chromium a few hundred milliseconds of both cores, so the demo takes these three; the
- * HTML of every page in every language is written beside them, and opens offline.
+ * phone, and the manage page whole on a phone in both (its forms are where a narrow window clips or wraps). A
+ * screenshot costs Chromium a few hundred milliseconds of both cores, so the demo takes these five; the HTML of
+ * every page in every language is written beside them, and opens offline.
  */
 const SCREENSHOTS: Screenshot[] = [
-	{ page: 'server-admin', locale: 'en-US' },
-	{ page: 'server-admin', locale: 'ja' },
-	{ page: 'server-admin', locale: 'en-US', phone: true },
+	{ page: 'server-admin', locale: 'en-US', chart: true },
+	{ page: 'server-admin', locale: 'ja', chart: true },
+	{ page: 'server-admin', locale: 'en-US', phone: true, chart: true },
+	{ page: 'manage', locale: 'en-US', phone: true, fullPage: true },
+	{ page: 'manage', locale: 'ja', phone: true, fullPage: true },
 ];
 
 /** A tab in Debian's Chromium for the screenshots, or null when Chromium is not installed. */
@@ -78,13 +85,17 @@ export async function screenshotDashboardPages(tab: ScreenshotTab | null, out: s
 			await tab.page.setViewportSize(shot.phone ? PHONE : DESKTOP);
 			await tab.page.goto(pathToFileURL(join(out, shot.locale, `${shot.page}.html`)).href);
 			// The chart is drawn without animation by the time the page has loaded (animation: false).
-			if ((await tab.page.evaluate('document.querySelector("canvas#chart[data-drawn]") !== null')) !== true) {
+			const drawn = 'document.querySelector("canvas#chart[data-drawn]") !== null';
+			if (shot.chart && (await tab.page.evaluate(drawn)) !== true) {
 				throw new Error(`the chart of ${shot.locale}/${shot.page}.html was not drawn`);
 			}
-			await tab.page.screenshot({ path: join(out, shot.locale, `${shot.page}${shot.phone ? '-phone' : ''}.png`) });
+			await tab.page.screenshot({
+				path: join(out, shot.locale, `${shot.page}${shot.phone ? '-phone' : ''}.png`),
+				fullPage: shot.fullPage ?? false,
+			});
 		}
 	} finally {
 		await tab.close();
 	}
-	return `Dashboard screenshots: ${SCREENSHOTS.length} PNGs in ${out}/<en-US|ja>/, the phone-sized one named *-phone.png`;
+	return `Dashboard screenshots: ${SCREENSHOTS.length} PNGs in ${out}/<en-US|ja>/, the phone-sized ones named *-phone.png (manage-phone.png: the manage page whole)`;
 }

@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { staticFiles } from '../../src/web/static-files.js';
+import { assertShowsChanges, changeThroughManageForms } from './manage.js';
 import { openScreenshotTab, screenshotDashboardPages } from './screenshots.js';
 import { startWebStack, WEB_PEOPLE, type DashboardSite } from './web-stack.js';
 
@@ -85,8 +86,8 @@ function copyStatic(dir: string): void {
 
 /**
  * The pages a member, an admin, a member without the role and a visitor see, written as offline HTML for each
- * language; `site` is a running dashboard whose server has the people seatDashboardPeople() seats. Answers the
- * summary line.
+ * language, and the admin's manage page after two changes through its forms; `site` is a running dashboard whose
+ * server has the people seatDashboardPeople() seats. Answers the summary lines.
  */
 export async function writeDashboardPages(site: DashboardSite, out: string): Promise<string> {
 	mkdirSync(out, { recursive: true });
@@ -102,17 +103,27 @@ export async function writeDashboardPages(site: DashboardSite, out: string): Pro
 		{ file: 'server-refused', path: `/servers/${site.guildId}`, who: 'outsider' },
 		{ file: 'public', path: publicPath, who: 'nobody' },
 	];
+	const save = async (who: DemoPage['who'], path: string, file: string): Promise<string> => {
+		const html = (await (await visitors[who].get(path)).text()).replaceAll('"/static/', '"../static/');
+		writeFileSync(join(out, file), html);
+		return html;
+	};
 	for (const locale of LOCALES) {
-		const dir = join(out, locale);
-		mkdirSync(dir, { recursive: true });
+		mkdirSync(join(out, locale), { recursive: true });
 		for (const page of pages) {
 			const joiner = page.path.includes('?') ? '&' : '?';
-			const response = await visitors[page.who].get(`${page.path}${joiner}lang=${locale}`);
-			const html = (await response.text()).replaceAll('"/static/', '"../static/');
-			writeFileSync(join(dir, `${page.file}.html`), html);
+			await save(page.who, `${page.path}${joiner}lang=${locale}`, join(locale, `${page.file}.html`));
 		}
 	}
-	return `Dashboard pages: ${out}/<en-US|de|ja>/*.html (${pages.length} per language)`;
+	// After the pages above: the new default-days would change what the server page shows by default.
+	const managePage = await changeThroughManageForms(visitors.admin, site.guildId);
+	for (const locale of LOCALES) {
+		assertShowsChanges(await save('admin', managePage(locale), join(locale, 'manage.html')), locale);
+	}
+	return [
+		`Dashboard pages: ${out}/<en-US|de|ja>/*.html (${pages.length + 1} per language)`,
+		`Manage page (manage.html): the admin set default-days to 7 and added an alert through its forms; saved with the outcome line`,
+	].join('\n');
 }
 
 async function logInEveryone(site: DashboardSite): Promise<Record<DemoPage['who'], Visitor>> {

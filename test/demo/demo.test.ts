@@ -1,5 +1,6 @@
-// `npm run demo` end to end, as a newcomer runs it: every language's flows, the dashboard's pages and, with a
-// Chromium installed, its screenshots; a line per language, exit 0, and no key in what it prints.
+// `npm run demo` end to end, as a newcomer runs it: every language's flows, the dashboard's pages (the manage page
+// after the admin's changes among them) and, with a Chromium installed, its screenshots; a line per language, exit 0,
+// and no key in what it prints or in the manage page.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -28,15 +29,29 @@ test('npm run demo plays every language, writes the dashboard pages and screensh
 	}
 	assert.match(stdout, /^Done: 232 replies in 8 languages, 80 chart PNGs in [\d.]+ s/mu);
 	for (const locale of ['en-US', 'de', 'ja']) {
-		for (const page of ['index', 'me', 'server-admin', 'server-refused', 'public']) {
+		for (const page of ['index', 'me', 'server-admin', 'server-refused', 'public', 'manage']) {
 			assert.match(readFileSync(join(out, 'web', locale, `${page}.html`), 'utf8'), /^<!doctype html>/iu, page);
 		}
+		// The admin's changes through the forms, and the line that says what the last one did.
+		const manage = readFileSync(join(out, 'web', locale, 'manage.html'), 'utf8');
+		assert.match(manage, /<p class="outcome" role="status">/u, `${locale} outcome line`);
+		assert.match(manage, /<option value="7" selected>/u, `${locale} default-days`);
+		assert.match(manage, /<span id="alerts-[^"]+">/u, `${locale} the new alert`);
+		// A key is shown by a hint of four characters: no key, nor anything as long as one, is on the page.
+		assert.doesNotMatch(manage, /ask_[0-9A-Za-z]{8,}|[A-Za-z0-9_-]{32,}/u, `${locale} manage page holds no key`);
 	}
+	assert.match(stdout, /^Manage page \(manage\.html\): the admin set default-days to 7 and added an alert/mu);
 	if (/^Dashboard screenshots: no Chromium/mu.test(stdout)) {
 		assert.notEqual(process.env.CI, 'true', 'CI installs Chromium');
 	} else {
-		assert.match(stdout, /^Dashboard screenshots: 3 PNGs/mu);
-		for (const file of ['en-US/server-admin.png', 'ja/server-admin.png', 'en-US/server-admin-phone.png']) {
+		assert.match(stdout, /^Dashboard screenshots: 5 PNGs/mu);
+		for (const file of [
+			'en-US/server-admin.png',
+			'ja/server-admin.png',
+			'en-US/server-admin-phone.png',
+			'en-US/manage-phone.png',
+			'ja/manage-phone.png',
+		]) {
 			assert.deepEqual(readFileSync(join(out, 'web', file)).subarray(0, 8), PNG_SIGNATURE, file);
 		}
 	}
