@@ -1,15 +1,7 @@
-import {
-	type ApplicationCommandOptionAllowedChannelTypes,
-	InteractionContextType,
-	PermissionFlagsBits,
-	SlashCommandBuilder,
-} from 'discord.js';
-import { channelTypesFor } from '../../src/channel-kinds.js';
+import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
+import { optionChannelTypes } from './channel-types.js';
 import { ALERT_KINDS } from '../../src/watch/watch-record.js';
 import { described, localizedChoices } from './localized.js';
-
-/** Which channels take posts is said once; Discord's builder types its own channel type values. */
-const POST_CHANNEL_TYPES = channelTypesFor('posts') as readonly ApplicationCommandOptionAllowedChannelTypes[];
 
 export const definition = described(new SlashCommandBuilder(), 'watch.commands.alert.description')
 	.setName('alert')
@@ -28,7 +20,7 @@ export const definition = described(new SlashCommandBuilder(), 'watch.commands.a
 				described(option, 'watch.commands.alert.addChannel')
 					.setName('channel')
 					.setRequired(true)
-					.addChannelTypes(...POST_CHANNEL_TYPES),
+					.addChannelTypes(...optionChannelTypes('posts')),
 			)
 			.addNumberOption((option) =>
 				described(option, 'watch.commands.alert.addThreshold').setName('threshold').setRequired(true).setMinValue(1),

@@ -1,16 +1,9 @@
-import {
-	type ApplicationCommandOptionAllowedChannelTypes,
-	InteractionContextType,
-	PermissionFlagsBits,
-	SlashCommandBuilder,
-} from 'discord.js';
-import { channelTypesFor } from '../../src/channel-kinds.js';
+import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
+import { optionChannelTypes } from './channel-types.js';
 import type { MessageKey } from '../../src/i18n/index.js';
 import { REPORT_FREQUENCIES, WEEKDAYS } from '../../src/reports/report-record.js';
 import { described, localizedChoices } from './localized.js';
 
-/** Which channels take posts is said once; Discord's builder types its own channel type values. */
-const POST_CHANNEL_TYPES = channelTypesFor('posts') as readonly ApplicationCommandOptionAllowedChannelTypes[];
 const choice = <V extends string>(key: MessageKey, value: V) => localizedChoices([value], () => key)[0]!;
 /** Monday first, as people read a week; cron's order (Sunday = 0) stays inside the schedule. */
 const WEEK_ORDER = [...WEEKDAYS.slice(1), WEEKDAYS[0]];
@@ -26,7 +19,7 @@ export const definition = described(new SlashCommandBuilder(), 'commands.report.
 				described(option, 'commands.report.subcommands.add.options.channel.description')
 					.setName('channel')
 					.setRequired(true)
-					.addChannelTypes(...POST_CHANNEL_TYPES),
+					.addChannelTypes(...optionChannelTypes('posts')),
 			)
 			.addStringOption((option) =>
 				described(option, 'commands.report.subcommands.add.options.every.description')

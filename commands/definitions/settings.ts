@@ -1,4 +1,5 @@
-import { ChannelType, InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
+import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
+import { optionChannelTypes } from './channel-types.js';
 import { LANGUAGE_NAMES, LOCALES, type MessageKey } from '../../src/i18n/index.js';
 import { STATS_DAYS, STATS_METRICS } from '../../src/stats-options.js';
 import { described, localizedChoices } from './localized.js';
@@ -6,7 +7,6 @@ import { described, localizedChoices } from './localized.js';
 const option = (name: string) => `commands.settings.subcommands.set.options.${name}.description` as MessageKey;
 
 /** Channels a member can read posts in: text and announcement channels. */
-export const SETTINGS_CHANNEL_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncement] as const;
 
 export const definition = described(
 	new SlashCommandBuilder()
@@ -21,7 +21,7 @@ export const definition = described(
 			.addRoleOption((o) => described(o.setName('server-stats-role'), option('serverStatsRole')))
 			.addRoleOption((o) => described(o.setName('share-role'), option('shareRole')))
 			.addChannelOption((o) =>
-				described(o.setName('share-channel'), option('shareChannel')).addChannelTypes(...SETTINGS_CHANNEL_TYPES),
+				described(o.setName('share-channel'), option('shareChannel')).addChannelTypes(...optionChannelTypes('posts')),
 			)
 			.addIntegerOption((o) =>
 				described(o.setName('default-days'), option('defaultDays')).addChoices(
@@ -41,7 +41,7 @@ export const definition = described(
 				),
 			)
 			.addChannelOption((o) =>
-				described(o.setName('audit-channel'), option('auditChannel')).addChannelTypes(...SETTINGS_CHANNEL_TYPES),
+				described(o.setName('audit-channel'), option('auditChannel')).addChannelTypes(...optionChannelTypes('posts')),
 			),
 	)
 	.addSubcommand((sub) => described(sub.setName('reset'), 'commands.settings.subcommands.reset.description'));

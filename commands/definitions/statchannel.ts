@@ -1,15 +1,9 @@
-import {
-	type ApplicationCommandOptionAllowedChannelTypes,
-	InteractionContextType,
-	PermissionFlagsBits,
-	SlashCommandBuilder,
-} from 'discord.js';
-import { channelTypesFor } from '../../src/channel-kinds.js';
+import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
+import { optionChannelTypes } from './channel-types.js';
 import { STAT_FIGURES } from '../../src/watch/watch-record.js';
 import { described, localizedChoices } from './localized.js';
 
 /** Which channels may be stat channels is said once; Discord's builder types its own channel type values. */
-const STAT_CHANNEL_TYPES = channelTypesFor('statChannel') as readonly ApplicationCommandOptionAllowedChannelTypes[];
 
 export const definition = described(new SlashCommandBuilder(), 'watch.commands.statchannel.description')
 	.setName('statchannel')
@@ -22,7 +16,7 @@ export const definition = described(new SlashCommandBuilder(), 'watch.commands.s
 				described(option, 'watch.commands.statchannel.addChannel')
 					.setName('channel')
 					.setRequired(true)
-					.addChannelTypes(...STAT_CHANNEL_TYPES),
+					.addChannelTypes(...optionChannelTypes('statChannel')),
 			)
 			.addStringOption((option) =>
 				described(option, 'watch.commands.statchannel.addFigure')
