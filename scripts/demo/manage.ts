@@ -25,7 +25,7 @@ export async function changeThroughManageForms(admin: FormBrowser, guildId: stri
 	if (page.status !== 200) throw new Error(`the manage page answered ${page.status} to the admin`);
 	const html = await page.text();
 	await submit(admin, formAction(html, 'settings'), { 'default-days': DEFAULT_DAYS }, 'settings-saved');
-	const channel = firstChoice(html, 'alert-channel');
+	const channel = firstChannel(html, 'alert-channel');
 	const done = await submit(admin, formAction(html, 'alerts'), { ...ALERT, channel }, 'alert-added');
 	return (locale) => `${managePath}?done=${done}&lang=${encodeURIComponent(locale)}`;
 }
@@ -49,10 +49,11 @@ function formAction(html: string, what: string): string {
 	return action.replaceAll('&amp;', '&');
 }
 
-/** The first choice of the select with `id`: what a browser sends when nobody changes it. */
-function firstChoice(html: string, id: string): string {
-	const value = new RegExp(`<select id="${id}"[^>]*>\\s*<option value="([^"]*)"`, 'u').exec(html)?.[1];
-	if (value === undefined) throw new Error(`the manage page has no choices in #${id}`);
+/** The first channel the select with `id` offers, after its empty "Choose a channel…" (which the form requires). */
+function firstChannel(html: string, id: string): string {
+	const choices = new RegExp(`<select id="${id}"[^>]*>([\\s\\S]*?)</select>`, 'u').exec(html)?.[1] ?? '';
+	const value = /<option value="(\d+)"/u.exec(choices)?.[1];
+	if (value === undefined) throw new Error(`the manage page has no channels in #${id}`);
 	return value;
 }
 

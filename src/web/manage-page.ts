@@ -38,6 +38,12 @@ export interface ManagePageData {
 	names: MentionNames;
 }
 
+/**
+ * The reset form's checkbox: without it ticked the POST resets nothing. A browser that checks no `required` field
+ * is refused by the route the same way.
+ */
+export const RESET_CONFIRM = { name: 'confirm', value: 'yes' } as const;
+
 /** Hours a report may post at, as `/report add hour:` takes them. */
 const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
 const DEFAULT_HOUR = 9;
@@ -49,7 +55,7 @@ export function manageBody(page: ManagePageData): SafeHtml {
 	return html`<h1>${t('web.manage.heading', { server: page.guildName })}</h1>
 		${page.done ? html`<p class="outcome" role="status">${t(page.done)}</p>` : ''}
 		<p>${t('web.manage.intro')}</p>
-		${page.key ? html`<p><a href="${serverPath}${page.langQuery}">${t('web.manage.toServerPage')}</a></p>` : ''}
+		${page.key ? html`<p class="to-server"><a href="${serverPath}${page.langQuery}">${t('web.manage.toServerPage')}</a></p>` : ''}
 		<nav class="manage-sections" aria-label="${t('web.manage.sections')}">
 			<a href="#key">${t('web.manage.keyTitle')}</a> <a href="#settings">${t('web.manage.settingsTitle')}</a>
 			<a href="#reports">${t('web.manage.reportsTitle')}</a>
@@ -66,7 +72,12 @@ function action(page: ManagePageData, what: string): string {
 
 /** A Discord-flavoured catalogue text (mentions, `code`, timestamps) as the page shows it. */
 function text(page: ManagePageData, key: MessageKey, vars?: Record<string, unknown>): SafeHtml {
-	return discordTextToHtml(page.t(key, vars), { names: page.names, locale: page.locale, now: page.now });
+	return discordText(page, page.t(key, vars));
+}
+
+/** Words already translated, in Discord's markup, as the page shows them. */
+function discordText(page: ManagePageData, words: string): SafeHtml {
+	return discordTextToHtml(words, { names: page.names, locale: page.locale, now: page.now });
 }
 
 function keySection(page: ManagePageData): SafeHtml {
@@ -112,10 +123,17 @@ interface Choice {
 	label: string;
 }
 
-function select(id: string, name: string, label: string, choices: Choice[], current: string): SafeHtml {
+function select(
+	id: string,
+	name: string,
+	label: string,
+	choices: Choice[],
+	current: string,
+	options: { required?: boolean } = {},
+): SafeHtml {
 	return html`<p class="field">
 		<label for="${id}">${label}</label>
-		<select id="${id}" name="${name}">
+		<select id="${id}" name="${name}" ${options.required ? html` required` : ''}>
 			${choices.map((choice) => option(choice, choice.value === current))}
 		</select>
 	</p>`;
@@ -161,13 +179,17 @@ function roleChoices(page: ManagePageData, unset: string): Choice[] {
 	return [{ value: '', label: unset }, ...roles.map((role) => ({ value: role.id, label: `@${role.name}` }))];
 }
 
-/** Each `/settings set` option's description labels its field: the words members know from Discord. */
+/**
+ * Each `/settings set` option's description labels its field: the words members know from Discord. Where that
+ * description names the command's own syntax (`scope:server`, the option `metric`, left in English in every
+ * language), the page says it in its own words, and names the server page the setting governs too.
+ */
 const SETTING_LABELS = {
-	serverStatsRole: 'commands.settings.subcommands.set.options.serverStatsRole.description',
+	serverStatsRole: 'web.manage.serverStatsRoleLabel',
 	shareRole: 'commands.settings.subcommands.set.options.shareRole.description',
 	shareChannel: 'commands.settings.subcommands.set.options.shareChannel.description',
-	defaultDays: 'commands.settings.subcommands.set.options.defaultDays.description',
-	defaultMetric: 'commands.settings.subcommands.set.options.defaultMetric.description',
+	defaultDays: 'web.manage.defaultDaysLabel',
+	defaultMetric: 'web.manage.defaultMetricLabel',
 	language: 'commands.settings.subcommands.set.options.language.description',
 	auditChannel: 'commands.settings.subcommands.set.options.auditChannel.description',
 } as const satisfies Record<string, MessageKey>;
@@ -233,9 +255,19 @@ function settingsSection(page: ManagePageData): SafeHtml {
 			)}
 			<p><button type="submit">${t('web.manage.settingsSave')}</button></p>
 		</form>
-		<form method="post" action="${action(page, 'settings')}">
+		<form method="post" action="${action(page, 'settings')}" class="reset">
 			<input type="hidden" name="action" value="reset" />
-			<p class="note" id="reset-note">${t('settings.resetConfirm')}</p>
+			<p class="note" id="reset-note">${t('web.manage.resetNote')}</p>
+			<p class="check">
+				<input
+					id="reset-confirm"
+					type="checkbox"
+					name="${RESET_CONFIRM.name}"
+					value="${RESET_CONFIRM.value}"
+					required
+				/>
+				<label for="reset-confirm">${t('web.manage.resetConfirm')}</label>
+			</p>
 			<p>
 				<button type="submit" class="danger" aria-describedby="reset-note">${t('web.manage.settingsReset')}</button>
 			</p>
@@ -243,27 +275,74 @@ function settingsSection(page: ManagePageData): SafeHtml {
 	</section>`;
 }
 
-/** A list of a server's reports, stat channels or alerts: each line with its own remove button. */
-function itemList(
-	page: ManagePageData,
-	what: string,
-	items: { id: string; field: string; value: string; line: SafeHtml }[],
-): SafeHtml {
+/** One row of a list: what it is first, then its details; `id` names the element the remove button refers to. */
+interface ListRow {
+	id: string;
+	/** The remove form's identifying field and its value. */
+	field: string;
+	value: string;
+	title: RowLine;
+	details: RowLine[];
+	/** A quieter last line: what identifies the row for the slash command. */
+	aside?: SafeHtml;
+}
+
+interface RowLine {
+	words: SafeHtml;
+	/**
+	 * Catalogue words written to follow others in a Discord line (`no new sends for 24 hours`), standing alone
+	 * here: the stylesheet shows their first letter as a capital, the text itself stays the catalogue's.
+	 */
+	sentence?: boolean;
+}
+
+/**
+ * A row's lines, each a block of its own in the stylesheet: spans, as they sit in the span the button refers to,
+ * with a space between them so its description reads as words.
+ */
+function rowWords(row: ListRow): SafeHtml {
+	const line = (kind: string, { words, sentence }: RowLine) =>
+		html`<span class="${kind}${sentence ? ' sentence' : ''}">${words}</span>`;
+	const lines = [
+		line('row-title', row.title),
+		...row.details.map((detail) => line('row-detail', detail)),
+		...(row.aside ? [line('row-aside', { words: row.aside })] : []),
+	];
+	return new SafeHtml(lines.map((each) => each.text).join(' '));
+}
+
+/**
+ * A list of a server's reports, stat channels or alerts: each row's words in one column, its remove button in
+ * another, so every button sits in the same place whatever the words' length.
+ */
+function itemList(page: ManagePageData, what: string, rows: ListRow[]): SafeHtml {
 	return html`<ul class="manage-list">
-		${items.map(
-			(item) =>
+		${rows.map(
+			(row) =>
 				html`<li>
-					<span id="${what}-${item.id}">${item.line}</span>
+					<span id="${what}-${row.id}">${rowWords(row)}</span>
 					<form method="post" action="${action(page, what)}" class="inline">
 						<input type="hidden" name="action" value="remove" />
-						<input type="hidden" name="${item.field}" value="${item.value}" />
-						<button type="submit" class="danger" aria-describedby="${what}-${item.id}">
+						<input type="hidden" name="${row.field}" value="${row.value}" />
+						<button type="submit" class="danger" aria-describedby="${what}-${row.id}">
 							${page.t('web.manage.remove')}
 						</button>
 					</form>
 				</li>`,
 		)}
 	</ul>`;
+}
+
+/** A list's header line and its rows, or the page's own words when it is empty: the add form follows below. */
+function listOrEmpty(page: ManagePageData, what: string, header: SafeHtml, empty: MessageKey, rows: ListRow[]) {
+	if (rows.length === 0) return html`<p>${page.t(empty)}</p>`;
+	return html`<p>${header}</p>
+		${itemList(page, what, rows)}`;
+}
+
+/** A channel by the name the server gives it now. */
+function channelName(page: ManagePageData, channelId: string): SafeHtml {
+	return text(page, 'settings.value.channel', { channelId });
 }
 
 /** `/report add`'s option descriptions label the add form's fields. */
@@ -278,29 +357,29 @@ const REPORT_LABELS = {
 function reportsSection(page: ManagePageData): SafeHtml {
 	const { t, reports } = page;
 	const label = (option: keyof typeof REPORT_LABELS) => t(REPORT_LABELS[option]);
-	const items = reports.reports.map(({ record, nextDue, pause }) => {
-		const schedule = describeSchedule(t, record);
-		const line = pause
-			? text(page, 'report.listItemPaused', {
-					channelId: record.channelId,
-					schedule,
-					reason: describePause(t, pause),
-				})
-			: text(page, 'report.listItem', {
-					channelId: record.channelId,
-					schedule,
-					next: nextDue === null ? '—' : `<t:${Math.floor(nextDue / 1000)}:f>`,
+	const rows = reports.reports.map(({ record, nextDue, pause }): ListRow => {
+		const state = pause
+			? text(page, 'web.manage.paused', { reason: describePause(t, pause) })
+			: text(page, 'web.manage.reportNext', {
+					time: nextDue === null ? '—' : `<t:${Math.floor(nextDue / 1000)}:f>`,
 				});
-		return { id: record.channelId, field: 'channel', value: record.channelId, line };
+		return {
+			id: record.channelId,
+			field: 'channel',
+			value: record.channelId,
+			title: { words: channelName(page, record.channelId) },
+			details: [{ words: html`${describeSchedule(t, record)}`, sentence: true }, { words: state }],
+		};
 	});
 	return html`<section id="reports" class="manage">
 		<h2>${t('web.manage.reportsTitle')}</h2>
-		${
-			items.length === 0
-				? html`<p>${text(page, 'report.listEmpty')}</p>`
-				: html`<p>${text(page, 'report.listHeader', { count: reports.counted, max: reports.max })}</p>
-						${itemList(page, 'reports', items)}`
-		}
+		${listOrEmpty(
+			page,
+			'reports',
+			text(page, 'report.listHeader', { count: reports.counted, max: reports.max }),
+			'web.manage.reportsEmpty',
+			rows,
+		)}
 		<form method="post" action="${action(page, 'reports')}">
 			<h3>${t('web.manage.reportAdd')}</h3>
 			${channelSelect(page, 'report-channel', label('channel'), 'posts')}
@@ -350,36 +429,38 @@ function channelSelect(page: ManagePageData, id: string, label: string, use: Cha
 			<span>${label}</span> <span class="note">${page.t('web.manage.noChannels')}</span>
 		</p>`;
 	}
-	return select(id, 'channel', label, choices, choices[0]?.value ?? '');
+	// Nothing chosen until the admin chooses: a form sent as it loads must not rename or post into the first one.
+	const choose = { label: page.t('web.manage.chooseChannel'), value: '' };
+	return select(id, 'channel', label, [choose, ...choices], '', { required: true });
 }
 
 function statChannelsSection(page: ManagePageData): SafeHtml {
 	const { t, statChannels } = page;
-	const items = statChannels.records.map((record) => {
-		const figure = describeFigure(t, record.figure);
-		const line = record.paused
-			? text(page, 'watch.statChannel.listItemPaused', {
-					channelId: record.channelId,
-					figure,
-					reason: describeWatchPause(t, record.paused),
-				})
-			: text(page, 'watch.statChannel.listItem', { channelId: record.channelId, figure, name: record.name ?? '—' });
-		return { id: record.channelId, field: 'channel', value: record.channelId, line };
-	});
+	const rows = statChannels.records.map((record): ListRow => ({
+		id: record.channelId,
+		field: 'channel',
+		value: record.channelId,
+		title: { words: html`${describeFigure(t, record.figure)}` },
+		details: [
+			{ words: channelName(page, record.channelId) },
+			...(record.paused
+				? [{ words: text(page, 'web.manage.paused', { reason: describeWatchPause(t, record.paused) }) }]
+				: []),
+		],
+	}));
 	return html`<section id="stat-channels" class="manage">
 		<h2>${t('web.manage.statChannelsTitle')}</h2>
-		${
-			items.length === 0
-				? html`<p>${text(page, 'watch.statChannel.listEmpty')}</p>`
-				: html`<p>
-							${text(page, 'watch.statChannel.listHeader', {
-								count: statChannels.records.length,
-								max: statChannels.max,
-								minutes: statChannels.everyMinutes,
-							})}
-						</p>
-						${itemList(page, 'stat-channels', items)}`
-		}
+		${listOrEmpty(
+			page,
+			'stat-channels',
+			text(page, 'watch.statChannel.listHeader', {
+				count: statChannels.records.length,
+				max: statChannels.max,
+				minutes: statChannels.everyMinutes,
+			}),
+			'web.manage.statChannelsEmpty',
+			rows,
+		)}
 		<form method="post" action="${action(page, 'stat-channels')}">
 			<h3>${t('web.manage.statChannelAdd')}</h3>
 			${channelSelect(page, 'stat-channel', t('watch.commands.statchannel.addChannel'), 'statChannel')}
@@ -397,31 +478,34 @@ function statChannelsSection(page: ManagePageData): SafeHtml {
 
 function alertsSection(page: ManagePageData): SafeHtml {
 	const { t, alerts } = page;
-	const items = alerts.records.map((record) => ({
+	// The rule first (what the alert watches for), then where it posts and how it stands; the id, which
+	// `/alert remove` takes, last and labelled.
+	const rows = alerts.records.map((record): ListRow => ({
 		id: record.id,
 		field: 'id',
 		value: record.id,
-		line: text(page, 'watch.alert.listItem', {
-			id: record.id,
-			rule: describeRule(t, page.locale, record),
-			channelId: record.channelId,
-			state: describeAlertState(t, record),
-		}),
+		title: { words: html`${describeRule(t, page.locale, record)}`, sentence: true },
+		details: [
+			{
+				words: html`${text(page, 'web.manage.alertChannel', { channelId: record.channelId })} ·
+				${discordText(page, describeAlertState(t, record))}`,
+			},
+		],
+		aside: text(page, 'web.manage.alertId', { id: record.id }),
 	}));
 	return html`<section id="alerts" class="manage">
 		<h2>${t('web.manage.alertsTitle')}</h2>
-		${
-			items.length === 0
-				? html`<p>${text(page, 'watch.alert.listEmpty')}</p>`
-				: html`<p>
-							${text(page, 'watch.alert.listHeader', {
-								count: alerts.records.length,
-								max: alerts.max,
-								minutes: alerts.everyMinutes,
-							})}
-						</p>
-						${itemList(page, 'alerts', items)}`
-		}
+		${listOrEmpty(
+			page,
+			'alerts',
+			text(page, 'watch.alert.listHeader', {
+				count: alerts.records.length,
+				max: alerts.max,
+				minutes: alerts.everyMinutes,
+			}),
+			'web.manage.alertsEmpty',
+			rows,
+		)}
 		<form method="post" action="${action(page, 'alerts')}">
 			<h3>${t('web.manage.alertAdd')}</h3>
 			${select(

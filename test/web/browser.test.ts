@@ -279,6 +279,11 @@ if (missing) {
 					}
 					const width = (await page.evaluate('document.documentElement.scrollWidth')) as number;
 					if (width > PHONE.width) problems.push(`${label}: ${width} px wide in a ${PHONE.width} px window`);
+					// WCAG 2.5.8: a link standing alone, as the language and section links do, is at least 24 px tall.
+					const small = (await page.evaluate(`[...document.querySelectorAll('footer a, nav a, header a')]
+						.map((link) => [link.textContent.trim(), link.getBoundingClientRect().height])
+						.filter(([, height]) => height < 24)`)) as [string, number][];
+					for (const [text, height] of small) problems.push(`${label}: the link "${text}" is ${height} px tall`);
 					await page.close();
 				}
 				for (const context of contexts.values()) await context.close();

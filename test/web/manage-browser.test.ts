@@ -306,6 +306,86 @@ if (missing) {
 			await audited('command', /changed the settings .*default-metric/su);
 		});
 
+		it('reads at a glance: code at body size, key facts labelled, every link, button and field at least 24 px tall', async () => {
+			await command('alert', 'add', [
+				{ name: 'kind', type: 3, value: 'no-sends' },
+				{ name: 'channel', type: 7, value: alertChannel },
+				{ name: 'threshold', type: 10, value: 24 },
+			]);
+			for (const locale of ['en-US', 'de', 'ja']) {
+				const response = await page.goto(`${stack.webUrl}${managePath}?lang=${locale}`);
+				assert.equal(response?.status(), 200);
+				await assertFits();
+				const looks = (await page.evaluate(`(() => {
+					const style = (selector) => getComputedStyle(document.querySelector(selector));
+					const px = (value) => Number.parseFloat(value);
+					const small = [...document.querySelectorAll('main a, main button, main select, main input:not([type=hidden]), footer a')]
+						.map((element) => [element.textContent.trim().slice(0, 40) || element.id, element.getBoundingClientRect().height])
+						.filter(([, height]) => height < 24);
+					return {
+						code: px(style('#key dd code').fontSize),
+						body: px(style('main p').fontSize),
+						idCode: px(style('#alerts code').fontSize),
+						idText: px(style('#alerts .row-aside').fontSize),
+						label: [px(style('dl.facts dt').fontSize), Number(style('dl.facts dt').fontWeight), style('dl.facts dt').color],
+						value: [px(style('dl.facts dd').fontSize), Number(style('dl.facts dd').fontWeight), style('dl.facts dd').color],
+						small,
+					};
+				})()`)) as {
+					code: number;
+					body: number;
+					idCode: number;
+					idText: number;
+					label: [number, number, string];
+					value: [number, number, string];
+					small: [string, number][];
+				};
+				assert.ok(looks.code >= looks.body * 0.9, `${locale}: code ${looks.code} px beside ${looks.body} px text`);
+				assert.ok(looks.idCode >= looks.idText * 0.9, `${locale}: an id ${looks.idCode} px in ${looks.idText} px text`);
+				assert.ok(looks.value[1] >= 600, `${locale}: a key fact's value is bold`);
+				assert.ok(looks.label[1] < 600 && looks.label[0] < looks.value[0], `${locale}: its label smaller, not bold`);
+				assert.notEqual(looks.label[2], looks.value[2], `${locale}: and in another colour`);
+				assert.deepEqual(looks.small, [], `${locale}: targets under 24 px`);
+			}
+			// The alert's row: the rule first, then where and how, then its id under a label; its button on the right.
+			const rule = describeRule(translator('ja'), 'ja', { kind: 'no-sends', threshold: 24 });
+			const row = page.locator('#alerts li', { hasText: rule });
+			const lines = await row.locator('span[id] > span').allTextContents();
+			assert.equal(lines[0], rule);
+			assert.match(lines.at(-1)!, /^アラート ID: [a-z0-9]{4}$/u);
+			const [words, button] = [await row.locator('span[id]').boundingBox(), await row.locator('button').boundingBox()];
+			assert.ok(words && button && button.x > words.x + words.width, 'the button beside the words, on the right');
+			const id = (await row.locator('input[name="id"]').getAttribute('value'))!;
+			await page.goto(`${stack.webUrl}${managePath}`);
+			await submit(
+				page.locator(`#alerts li:has(input[value="${id}"]) button`),
+				'web.manage.done.alertRemoved',
+				'alerts',
+			);
+		});
+
+		it('sends no add form before a channel is chosen', async () => {
+			const listed = await page.locator('ul.manage-list li').count();
+			for (const [section, select] of [
+				['reports', 'report-channel'],
+				['stat-channels', 'stat-channel'],
+				['alerts', 'alert-channel'],
+			] as const) {
+				assert.equal(await page.inputValue(`#${select}`), '', `${select} starts empty`);
+				assert.equal(await page.getAttribute(`#${select} option:first-child`, 'value'), '');
+				if (section === 'alerts') await page.fill('#alert-threshold', '6');
+				let posted = false;
+				const onRequest = (request: { method(): string }) => void (posted ||= request.method() === 'POST');
+				page.on('request', onRequest);
+				await page.locator(`#${section} form:has(#${select}) button`).click();
+				await page.waitForTimeout(300);
+				page.off('request', onRequest);
+				assert.equal(posted, false, `#${section}'s add form is not sent without a channel`);
+				assert.equal(await page.evaluate(`document.querySelector('#${select}').validity.valueMissing`), true);
+			}
+			assert.equal(await page.locator('ul.manage-list li').count(), listed, 'nothing added');
+		});
+
 		it('removes the key with /server-key remove, then sets the demo key and removes it through the form', async () => {
 			const demo = await stack.bot.ctx.links.getServerKey(stack.guildId);
 			assert.ok(demo, 'the stack links the demo account');
@@ -354,6 +434,25 @@ if (missing) {
 					assert.ok(!text.includes(demoKey.slice(4, -4)), `most of the key in ${where}`);
 				}
 			}
+		});
+
+		it('resets the settings only once the box is ticked', async () => {
+			await reload();
+			assert.notEqual(await page.inputValue('#set-default-days'), '30', 'a setting to reset');
+			let posted = false;
+			const onRequest = (request: { method(): string }) => void (posted ||= request.method() === 'POST');
+			page.on('request', onRequest);
+			await page.locator('#settings form.reset button').click();
+			await page.waitForTimeout(300);
+			page.off('request', onRequest);
+			assert.equal(posted, false, 'not sent without the box');
+			await page.check('#reset-confirm');
+			await submit(page.locator('#settings form.reset button'), 'settings.resetDone', 'settings');
+			assert.equal(await page.inputValue('#set-default-days'), '30');
+			assert.ok(
+				(await command('settings', 'show')).includes(en('settings.show.defaultDays', { value: en('choices.days.30') })),
+			);
+			await audited('dashboard', /put all settings back to their defaults/u);
 		});
 	});
 }

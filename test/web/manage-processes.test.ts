@@ -215,7 +215,7 @@ describe('the manage page with npm run web processes and a bot process', () => {
 			const manage = `/servers/${guildId}/manage`;
 			// Both have shown the page before the changes: neither may answer from what it read then.
 			assert.match(await browser.page(urlA, manage), /This server has no API key linked yet/u);
-			assert.match(await browser.page(urlB, manage), /This server has no alerts/u);
+			assert.match(await browser.page(urlB, manage), /No alerts yet\. Add one below\./u);
 
 			assertBack(await browser.post(urlA, `/servers/${guildId}/key`, { key: apiKey }), guildId, 'key-set', 'key');
 			assertBack(

@@ -165,6 +165,53 @@ describe('the manage page', () => {
 		assert.ok(!statChannels.some((value) => textChannels.includes(value!)), 'no text channel for a stat channel');
 	});
 
+	it("starts each add form's channel choice empty and required; the settings' empty choices still unset", async () => {
+		const body = await (await (await loggedIn(ADMIN)).request(managePath())).text();
+		for (const id of ['report-channel', 'stat-channel', 'alert-channel']) {
+			const select = new RegExp(`<select id="${id}"([^>]*)>([\\s\\S]*?)</select>`, 'u').exec(body);
+			assert.ok(select, id);
+			assert.match(select[1]!, /\brequired\b/u, `${id} is required`);
+			const first = /<option value="([^"]*)"( selected)?>([^<]*)<\/option>/u.exec(select[2]!);
+			assert.deepEqual([first?.[1], first?.[3]], ['', en('web.manage.chooseChannel')], `${id} starts empty`);
+			assert.doesNotMatch(select[2]!, /<option value="\d+" selected>/u, `${id}: no channel chosen before the admin`);
+		}
+		for (const id of ['set-share-channel', 'set-audit-channel', 'set-server-stats-role', 'set-share-role']) {
+			const select = new RegExp(`<select id="${id}"([^>]*)>\\s*<option value=""`, 'u').exec(body);
+			assert.ok(select, `${id} keeps its empty choice first`);
+			assert.doesNotMatch(select[1]!, /required/u, `${id} may be unset`);
+		}
+	});
+
+	it('says in its own words, in every language, that a list is empty and the add form is below', async () => {
+		const admin = await loggedIn(ADMIN);
+		for (const locale of ['en-US', 'de', 'ja', 'fr', 'es-ES', 'pt-BR', 'ru', 'tr'] as const) {
+			const t = translator(locale);
+			const body = await (await admin.request(`${managePath()}?lang=${locale}`)).text();
+			for (const key of [
+				'web.manage.reportsEmpty',
+				'web.manage.statChannelsEmpty',
+				'web.manage.alertsEmpty',
+			] as const) {
+				assert.ok(body.includes(escapeText(t(key))), `${locale} ${key}`);
+			}
+			assert.doesNotMatch(
+				body,
+				/<code>\/(report|statchannel|alert) add<\/code>/u,
+				`${locale}: no slash command to type`,
+			);
+		}
+	});
+
+	it("labels the settings in the page's words: no option syntax of the slash command left in English", async () => {
+		const admin = await loggedIn(ADMIN);
+		for (const locale of ['en-US', 'de', 'ja']) {
+			const body = await (await admin.request(`${managePath()}?lang=${locale}`)).text();
+			const labels = [...body.matchAll(/<label for="set-[^"]+">([^<]*)<\/label>/gu)].map((match) => match[1]!);
+			assert.equal(labels.length, 7, `${locale}: a label per setting`);
+			for (const label of labels) assert.doesNotMatch(label, /\bmetric\b|scope:server/u, `${locale}: ${label}`);
+		}
+	});
+
 	it('refuses a member without Manage Server with a 403 page naming it, and answers 404 as the server page', async () => {
 		const member = await loggedIn(MEMBER);
 		const refused = await member.request(managePath());
@@ -426,6 +473,34 @@ describe("an action's refusal", () => {
 		}
 	});
 
+	it('resets nothing without the confirmation box ticked', async () => {
+		await h.services.ctx.settings.update(guildId, { defaultMetric: 'joins', shareRoleId: readersRole });
+		const admin = await loggedIn(ADMIN);
+		const page = await (await admin.request(managePath())).text();
+		const form = /<form method="post" action="[^"]+\/settings" class="reset">([\s\S]*?)<\/form>/u.exec(page)?.[1];
+		assert.ok(form, 'the reset form');
+		assert.match(form, /<input\s+id="reset-confirm"\s+type="checkbox"\s+name="confirm"\s+value="yes"\s+required/u);
+		assert.ok(form.includes(en('web.manage.resetConfirm')), 'the box says what it confirms');
+		assert.ok(!page.includes(escapeText(en('settings.resetConfirm'))), "not the slash command's question");
+		const unticked: Record<string, string>[] = [
+			{ action: 'reset' },
+			{ action: 'reset', confirm: 'no' },
+			{ action: 'reset', confirm: '' },
+		];
+		for (const fields of unticked) {
+			await refused(admin, `/servers/${guildId}/settings`, fields, en('web.manage.resetNotConfirmed'));
+		}
+		const settings = await h.services.ctx.settings.get(guildId);
+		assert.deepEqual([settings.defaultMetric, settings.shareRoleId], ['joins', readersRole]);
+		const german = await loggedIn(ADMIN, 'de');
+		await refused(
+			german,
+			`/servers/${guildId}/settings`,
+			{ action: 'reset' },
+			translator('de')('web.manage.resetNotConfirmed'),
+		);
+	});
+
 	it('refuses a role the server does not have, @everyone included', async () => {
 		const admin = await loggedIn(ADMIN);
 		for (const role of [guildId, '123456789012345678']) {
@@ -497,7 +572,8 @@ describe('a success', () => {
 		await h.services.ctx.settings.update(guildId, { shareRoleId: readersRole, defaultMetric: 'joins' });
 		assertBack(await admin.post(`/servers/${guildId}/settings`, { 'share-role': '' }), 'settings-saved', 'settings');
 		assert.equal((await h.services.ctx.settings.get(guildId)).shareRoleId, null);
-		assertBack(await admin.post(`/servers/${guildId}/settings`, { action: 'reset' }), 'settings-reset', 'settings');
+		const reset = await admin.post(`/servers/${guildId}/settings`, { action: 'reset', confirm: 'yes' });
+		assertBack(reset, 'settings-reset', 'settings');
 		assert.equal((await h.services.ctx.settings.get(guildId)).defaultMetric, 'sends');
 		assert.match(auditLines().at(-1)!, new RegExp(`^<@${ADMIN}> \\(dashboard\\) `, 'u'));
 	});
@@ -573,6 +649,14 @@ describe('a success', () => {
 		const page = await (await admin.request(`${managePath()}?done=alert-added`)).text();
 		assert.match(page, /<p class="outcome" role="status">Alert added\.<\/p>/u);
 		assert.match(page, new RegExp(`<code>${alert!.id}</code>`, 'u'));
+		// The row says the rule first, then where it posts and its state, and names the id as the alert's.
+		const row = new RegExp(`<span id="alerts-${alert!.id}">([\\s\\S]*?)</li>`, 'u').exec(page)?.[1] ?? '';
+		const rule = en('watch.rules.failed-share', { threshold: '25' });
+		const title = /<span class="row-title[^"]*">([^<]*)<\/span>/u.exec(row)?.[1];
+		assert.equal(title, escapeText(rule), `the rule is the title: ${row}`);
+		const where = en('web.manage.alertChannel', { channelId: channel }).split('<#')[0]!;
+		assert.ok(row.indexOf(where) > row.indexOf(title!), 'then where it posts');
+		assert.ok(row.includes(`${en('web.manage.alertId', { id: alert!.id }).split('`')[0]!}<code>${alert!.id}</code>`));
 		assertBack(
 			await admin.post(`/servers/${guildId}/alerts`, { action: 'remove', id: alert!.id }),
 			'alert-removed',
