@@ -42,7 +42,7 @@ export interface ManagePageData {
  * The reset form's checkbox: without it ticked the POST resets nothing. A browser that checks no `required` field
  * is refused by the route the same way.
  */
-export const RESET_CONFIRM = { name: 'confirm', value: 'yes' } as const;
+const RESET_CONFIRM = { name: 'confirm', value: 'yes' } as const;
 
 /** Hours a report may post at, as `/report add hour:` takes them. */
 const HOURS = Array.from({ length: 24 }, (_, hour) => hour);

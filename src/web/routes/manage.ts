@@ -13,7 +13,7 @@ import { refusalError } from '../form-refusal.js';
 import { HttpError } from '../http-error.js';
 import { chosenChannel, mentionNamesOf, readManagedServer, type ManagedServer } from '../manage-access.js';
 import { manageOutcomeLine, type ManageOutcome } from '../manage-outcomes.js';
-import { manageBody, RESET_CONFIRM } from '../manage-page.js';
+import { manageBody } from '../manage-page.js';
 import { formSession, pageSession } from '../middleware.js';
 import { sendPage } from '../respond.js';
 import type { Site } from '../site.js';
@@ -124,19 +124,8 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 		const { actor, guildId } = server;
 		const options = { guildLocale: server.guild.preferredLocale };
 		if (field(form, 'action') === 'reset') {
-			// Manage Server first: a member without it hears that, ticked box or not.
-			await refusing(c, server, () => requireManageServer(actor, 'settings'));
-			// The slash command asks with buttons; a form has no second step, so the box ticked in it is the answer.
-			if (field(form, RESET_CONFIRM.name) !== RESET_CONFIRM.value) {
-				throw new HttpError(
-					400,
-					{ key: 'web.manage.resetNotConfirmed' },
-					{
-						title: { key: 'web.manage.notSavedTitle' },
-						links: [{ href: managePath(c, server), label: { key: 'web.manage.back' } }],
-					},
-				);
-			}
+			// The form's box is `required`, so a browser sends no reset unticked; `action=reset` alone is the route's
+			// interface (docs/web-dashboard.md), as the slash command's confirmation button is its own.
 			await refusing(c, server, () => resetSettings(deps, actor, guildId, options));
 			return back(c, server, 'settings-reset', 'settings');
 		}
