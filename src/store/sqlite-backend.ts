@@ -75,15 +75,14 @@ export async function openSqliteBackend(
 		close: async () => {
 			closing ??= (async () => {
 				await purge?.stop();
-				// Connections closing together can each see another still open and leave the last writes in the WAL
-				// file; written into the database file first, the file alone holds everything once the bot stops (a
-				// copy of it is a whole backup). A checkpoint that fails leaves the WAL, which the next open replays.
-				if (first)
-					await withDeadline(first.query('PRAGMA wal_checkpoint(TRUNCATE)'), deadlineMs).catch(() => undefined);
-				// Together, so close() is bounded by one deadline however many namespaces there are.
-				await Promise.all(
-					[...adapters.values()].map(async (adapter) => withDeadline(adapter.disconnect(), deadlineMs).catch(onError)),
-				);
+				// The last connection to close writes the WAL into the database file, so the file alone holds
+				// everything once the bot stops (a copy of it is a whole backup). Connections closing together could
+				// each see another still open and leave the last writes in the WAL; an explicit checkpoint first waited
+				// on the others' busy timeout. So the others close together (bounded by one deadline), then the first
+				// alone, as the last; one that fails leaves the WAL, which the next open replays.
+				const [last, ...rest] = [...adapters.values()];
+				await Promise.all(rest.map(async (adapter) => withDeadline(adapter.disconnect(), deadlineMs).catch(onError)));
+				if (last) await withDeadline(last.disconnect(), deadlineMs).catch(onError);
 			})();
 			await closing;
 		},
