@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +11,7 @@ import { translator } from '../../src/i18n/index.js';
 
 const en = translator('en-US');
 import { registerBotCommands } from './harness.js';
-import { startCommandArgs } from './bot-process.js';
+import { runNode, startCommandArgs } from './bot-process.js';
 import { startDiscordSandbox, type DiscordSandbox } from '../../sandbox/index.js';
 import { startSwitchableUpstream, type SwitchableUpstream } from '../commands/switchable-upstream.js';
 
@@ -21,17 +20,7 @@ const TSX = import.meta.resolve('tsx');
 
 /** Runs `npm start`'s command (or other arguments after `node`) in a directory without a .env, with exactly `env`. */
 function startBotProcess(env: Record<string, string>, cwd: string, args = startCommandArgs()) {
-	const child = spawn(process.execPath, args, {
-		cwd,
-		env: { PATH: process.env.PATH ?? '', ...env },
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
-	let stdout = '';
-	let stderr = '';
-	child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-	const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-	return { child, exited, output: () => ({ stdout, stderr }) };
+	return runNode(args, env, cwd);
 }
 
 describe('the bot process', () => {

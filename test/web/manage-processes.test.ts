@@ -3,7 +3,6 @@
 // key is set on one dashboard, an alert added on the other, the first lists it at once, and the bot's first alert
 // round evaluates it and posts the firing once; the audit channel has the `(dashboard)` line.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +15,14 @@ import { startDiscordSandbox, type DiscordSandbox } from '../../sandbox/index.js
 import { historyAccountId } from '../../src/history/account-id.js';
 import { openStatsStore, startStatsServer, type StatsEvent } from '../../src/service/index.js';
 import { SnapshotCache } from '../../src/stats-api/cache.js';
-import { freePort, startCommandArgs, until } from '../app/bot-process.js';
+import {
+	freePort,
+	runNode as run,
+	startCommandArgs,
+	until,
+	waitForHealth,
+	type NodeProcess,
+} from '../app/bot-process.js';
 import { sharedStores, uniqueSnowflake, usable } from '../discord/shared-stores.js';
 
 const WEB_MAIN = fileURLToPath(new URL('../../src/app/web-main.ts', import.meta.url));
@@ -27,32 +33,7 @@ const DAY_MS = 86_400_000;
 const THRESHOLD = 50;
 const STOP_MS = 10_000;
 
-type Running = ReturnType<typeof run>;
-
-function run(args: string[], env: Record<string, string>, cwd: string) {
-	const child = spawn(process.execPath, args, {
-		cwd,
-		env: { PATH: process.env.PATH ?? '', ...env },
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
-	let stdout = '';
-	let stderr = '';
-	child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-	const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-	return { child, exited, output: () => ({ stdout, stderr }) };
-}
-
-async function waitForHealth(url: string, process: Running): Promise<void> {
-	const deadline = Date.now() + 30_000;
-	while (Date.now() < deadline) {
-		if (process.child.exitCode !== null) break;
-		const answer = await fetch(`${url}/healthz`).catch(() => null);
-		if (answer?.status === 200) return;
-		await new Promise((resolve) => setTimeout(resolve, 200));
-	}
-	throw new Error(`no dashboard at ${url}: ${JSON.stringify(process.output())}`);
-}
+type Running = NodeProcess;
 
 /** SIGTERM, then SIGKILL past STOP_MS: whatever failed, no process outlives the test. */
 async function stop(process: Running): Promise<number | null> {

@@ -2,7 +2,6 @@
 // each request to either), SIGTERM ends one with exit 0, and `npm start` refuses WEB_PORT with several bot
 // processes in one line naming `npm run web`.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,35 +9,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { startDiscordSandbox, type DiscordSandbox } from '../../sandbox/index.js';
-import { freePort, startCommandArgs } from '../app/bot-process.js';
+import { freePort, runNode as run, startCommandArgs, waitForHealth } from '../app/bot-process.js';
 import { usable, sharedStores } from '../discord/shared-stores.js';
 
 const WEB_MAIN = fileURLToPath(new URL('../../src/app/web-main.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');
-
-function run(args: string[], env: Record<string, string>, cwd: string) {
-	const child = spawn(process.execPath, args, {
-		cwd,
-		env: { PATH: process.env.PATH ?? '', ...env },
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
-	let stdout = '';
-	let stderr = '';
-	child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-	const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-	return { child, exited, output: () => ({ stdout, stderr }) };
-}
-
-async function waitForHealth(url: string, process: ReturnType<typeof run>): Promise<void> {
-	const deadline = Date.now() + 30_000;
-	while (Date.now() < deadline) {
-		const answer = await fetch(`${url}/healthz`).catch(() => null);
-		if (answer?.status === 200) return;
-		await new Promise((resolve) => setTimeout(resolve, 200));
-	}
-	throw new Error(`no dashboard at ${url}: ${JSON.stringify(process.output())}`);
-}
 
 /** Cookies by name from a response, merged into `jar`. */
 function keepCookies(response: Response, jar: Map<string, string>): void {
