@@ -26,6 +26,7 @@ export function webDepsOf(ctx: CoreContext, log: Logger = ctx.log): WebDeps {
 		coordinator: ctx.coordinator,
 		stores: ctx.stores,
 		settings: ctx.settings,
+		cooldowns: ctx.cooldowns,
 		guildApi: ctx.guildApi,
 		metrics: ctx.metrics,
 		now: ctx.now,

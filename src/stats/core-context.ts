@@ -8,10 +8,11 @@ import type { ChartRenderer } from '../render/chart-renderer.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import type { StatsSource } from '../stats-api/client.js';
 import type { Coordinator } from '../store/claim-types.js';
+import type { CooldownGate } from '../store/cooldowns.js';
 import type { Stores } from '../store/open-stores.js';
 
 /**
- * The core's services, as both front ends hold them: the bot's handlers (its BotContext adds cooldowns) and the
+ * The core's services, as both front ends hold them: the bot's handlers (as BotContext) and the
  * dashboard's routes call the core actions with it. Built once at start-up and once per test.
  */
 export interface CoreContext {
@@ -25,6 +26,8 @@ export interface CoreContext {
 	coordinator: Coordinator;
 	/** The store's namespaces, for the features that keep their own records (reports, settings, watch). */
 	stores: Stores;
+	/** Per-member cooldowns (STATS_COOLDOWN_SECONDS), shared by every process on a shared store. */
+	cooldowns: CooldownGate;
 	/** Each server's `/settings`: access rules, defaults, language, audit channel. */
 	settings: SettingsStore;
 	/** The bot token's REST calls outside interactions: audit lines, channels, permissions, renames. */

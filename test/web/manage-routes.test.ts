@@ -702,6 +702,23 @@ describe('a success', () => {
 		assert.equal(await h.services.ctx.links.getUserLink(MEMBER), null);
 		assert.equal((await member.post('/me/unlink')).headers.get('location'), '/me?done=nothing-unlinked');
 	});
+
+	it("holds /link's cooldown: a second key within it is refused in those words, and nothing is linked", async () => {
+		const member = await loggedIn(MEMBER);
+		const rejected = `${memberKey.slice(0, -6)}yyyyyy`;
+		typedKeys.push(rejected);
+		assert.equal((await member.post('/me/key', { key: rejected })).status, 400);
+		const again = await member.post('/me/key', { key: memberKey });
+		assert.equal(again.status, 400);
+		const body = await again.text();
+		// Whole seconds left of the 3 s cooldown: 3, or less on a slow machine.
+		const said = [3, 2, 1].map((seconds) => en('errors.cooldown', { seconds }));
+		assert.ok(
+			said.some((words) => body.includes(escapeText(words))),
+			`the cooldown's words, got ${body.slice(0, 300)}`,
+		);
+		assert.equal(await h.services.ctx.links.getUserLink(MEMBER), null, 'nothing linked during the cooldown');
+	});
 });
 
 describe('a key typed into a form', () => {

@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import { UserFacingError } from '../../errors.js';
 import { link, unlink } from '../../stats/link-actions.js';
 import { refusalError } from '../form-refusal.js';
 import type { AccountOutcome } from '../manage-outcomes.js';
@@ -13,9 +14,15 @@ export function accountRoutes(deps: WebDeps): Hono<WebEnv> {
 	account.post('/me/key', formSession, async (c) => {
 		const form = await c.req.parseBody();
 		const key = typeof form.key === 'string' ? form.key : '';
+		const userId = c.get('member').userId;
+		const refused = (error: unknown) =>
+			refusalError(error, { forbidden: false, back: { href: mePath(c), label: 'web.me.back' } });
+		// The cooldown `/link` has (STATS_COOLDOWN_SECONDS, shared with it): every try asks the stats API with a key.
+		const wait = await deps.cooldowns.take(userId, 'link');
+		if (wait > 0) throw refused(new UserFacingError('errors.cooldown', { seconds: wait }));
 		// The key goes to the action and nowhere else: not a log line, not the page, not the redirect.
-		await link(deps, c.get('member').userId, key).catch((error: unknown) => {
-			throw refusalError(error, { forbidden: false, back: { href: mePath(c), label: 'web.me.back' } });
+		await link(deps, userId, key).catch((error: unknown) => {
+			throw refused(error);
 		});
 		return back(c, 'key-linked');
 	});
