@@ -27,8 +27,12 @@ export class Visitor {
 		return response;
 	}
 
-	async post(path: string, fields: Record<string, string>): Promise<Response> {
-		const response = await fetch(`${this.origin}${path}`, {
+	/**
+	 * A form POST with the Origin a browser on the dashboard sends; `at` is the process it reaches, another one
+	 * behind the same origin (a load balancer's choice) or, by default, the origin itself.
+	 */
+	async post(path: string, fields: Record<string, string>, at = this.origin): Promise<Response> {
+		const response = await fetch(`${at}${path}`, {
 			method: 'POST',
 			redirect: 'manual',
 			headers: {
@@ -40,6 +44,13 @@ export class Visitor {
 		});
 		this.keep(response);
 		return response;
+	}
+
+	/** A page's HTML from the process at `at` (the origin by default), with this visitor's cookies; it must be a 200. */
+	async page(path: string, at = this.origin): Promise<string> {
+		const response = await fetch(`${at}${path}`, { redirect: 'manual', headers: { cookie: this.cookieHeader() } });
+		if (response.status !== 200) throw new Error(`${at}${path} answered ${response.status}`);
+		return response.text();
 	}
 
 	/** Follows the login through the stand-in's authorization page back to the dashboard. */

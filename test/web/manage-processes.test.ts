@@ -23,6 +23,7 @@ import {
 	waitForHealth,
 	type NodeProcess,
 } from '../app/bot-process.js';
+import { Visitor } from '../../scripts/demo/web.js';
 import { sharedStores, uniqueSnowflake, usable } from '../discord/shared-stores.js';
 
 const WEB_MAIN = fileURLToPath(new URL('../../src/app/web-main.ts', import.meta.url));
@@ -43,68 +44,6 @@ async function stop(process: Running): Promise<number | null> {
 		return await process.exited;
 	} finally {
 		clearTimeout(timer);
-	}
-}
-
-/** One browser's cookies for the dashboard's origin, sent to either process as a load balancer would. */
-class Browser {
-	readonly cookies = new Map<string, string>();
-
-	constructor(private readonly origin: string) {}
-
-	async get(url: string): Promise<Response> {
-		const own = !url.startsWith('http');
-		const response = await fetch(own ? `${this.origin}${url}` : url, {
-			redirect: 'manual',
-			headers: own || url.startsWith(this.origin) ? { cookie: this.cookieHeader() } : {},
-		});
-		this.keep(response);
-		return response;
-	}
-
-	/** A form POST to the process at `base`, with the Origin a browser on the dashboard's public URL sends. */
-	async post(base: string, path: string, fields: Record<string, string>): Promise<Response> {
-		const response = await fetch(`${base}${path}`, {
-			method: 'POST',
-			redirect: 'manual',
-			headers: {
-				cookie: this.cookieHeader(),
-				origin: this.origin,
-				'content-type': 'application/x-www-form-urlencoded',
-			},
-			body: new URLSearchParams(fields).toString(),
-		});
-		this.keep(response);
-		return response;
-	}
-
-	async page(base: string, path: string): Promise<string> {
-		const response = await fetch(`${base}${path}`, { redirect: 'manual', headers: { cookie: this.cookieHeader() } });
-		assert.equal(response.status, 200, `${base}${path}`);
-		return response.text();
-	}
-
-	/** Follows the login through the stand-in's authorization page back to the dashboard. */
-	async logIn(): Promise<void> {
-		let response = await this.get('/login');
-		while (response.status === 302 || response.status === 303) {
-			response = await this.get(response.headers.get('location')!);
-		}
-		assert.ok(this.cookies.has('adstats_session'), `login failed: ${response.status}`);
-	}
-
-	private cookieHeader(): string {
-		return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-	}
-
-	private keep(response: Response): void {
-		for (const line of response.headers.getSetCookie()) {
-			const [pair = ''] = line.split(';');
-			const at = pair.indexOf('=');
-			const value = pair.slice(at + 1);
-			if (value === '' || /max-age=0/iu.test(line)) this.cookies.delete(pair.slice(0, at));
-			else this.cookies.set(pair.slice(0, at), value);
-		}
 	}
 }
 
@@ -186,7 +125,7 @@ describe('the manage page with npm run web processes and a bot process', () => {
 			ALERT_CHECK_MINUTES: '1440',
 		};
 		const processes: Running[] = [];
-		const browser = new Browser(urlA);
+		const browser = new Visitor(urlA);
 		try {
 			const a = run(['--import', TSX, WEB_MAIN], { ...webEnv, WEB_PORT: String(portA) }, dir);
 			const b = run(['--import', TSX, WEB_MAIN], { ...webEnv, WEB_PORT: String(portB) }, dir);
@@ -195,28 +134,32 @@ describe('the manage page with npm run web processes and a bot process', () => {
 			await browser.logIn();
 			const manage = `/servers/${guildId}/manage`;
 			// Both have shown the page before the changes: neither may answer from what it read then.
-			assert.match(await browser.page(urlA, manage), /This server has no API key linked yet/u);
-			assert.match(await browser.page(urlB, manage), /No alerts yet\. Add one below\./u);
+			assert.match(await browser.page(manage, urlA), /This server has no API key linked yet/u);
+			assert.match(await browser.page(manage, urlB), /No alerts yet\. Add one below\./u);
 
-			assertBack(await browser.post(urlA, `/servers/${guildId}/key`, { key: apiKey }), guildId, 'key-set', 'key');
+			assertBack(await browser.post(`/servers/${guildId}/key`, { key: apiKey }), guildId, 'key-set', 'key');
 			assertBack(
-				await browser.post(urlA, `/servers/${guildId}/settings`, { 'audit-channel': auditChannel }),
+				await browser.post(`/servers/${guildId}/settings`, { 'audit-channel': auditChannel }),
 				guildId,
 				'settings-saved',
 				'settings',
 			);
 			assertBack(
-				await browser.post(urlB, `/servers/${guildId}/alerts`, {
-					kind: 'sends-drop',
-					channel: alertChannel,
-					threshold: String(THRESHOLD),
-				}),
+				await browser.post(
+					`/servers/${guildId}/alerts`,
+					{
+						kind: 'sends-drop',
+						channel: alertChannel,
+						threshold: String(THRESHOLD),
+					},
+					urlB,
+				),
 				guildId,
 				'alert-added',
 				'alerts',
 			);
 
-			const onA = await browser.page(urlA, manage);
+			const onA = await browser.page(manage, urlA);
 			const alerts = /<section id="alerts"[\s\S]*?<\/section>/u.exec(onA)?.[0] ?? '';
 			const ids = [...alerts.matchAll(/<code>([0-9a-z]{4})<\/code>/gu)].map((match) => match[1]!);
 			assert.equal(ids.length, 1, `process A lists the alert added on B at once:\n${alerts}`);
@@ -250,12 +193,12 @@ describe('the manage page with npm run web processes and a bot process', () => {
 			assert.match(embed.description ?? '', new RegExp(`90 % below .*\\(threshold ${THRESHOLD} %\\)`, 'u'));
 			assert.deepEqual((embed as { footer?: { text: string } }).footer, { text: id });
 
-			assert.equal((await browser.post(urlB, '/logout', {})).status, 303, 'logged out');
+			assert.equal((await browser.post('/logout', {}, urlB)).status, 303, 'logged out');
 			for (const web of [a, b]) assert.equal(await stop(web), 0, JSON.stringify(web.output()));
 			sandbox.assertNoViolations();
 		} finally {
 			await Promise.all(processes.map(stop));
-			const session = browser.cookies.get('adstats_session');
+			const session = browser.sessionCookie().value;
 			const cacheKey = new SnapshotCache({} as Keyv, linkSecret).keyFor(apiKey);
 			await removeRun(redis.url, { guildId, accountName, cacheKey, sessions: session ? [session] : [] });
 			await sandbox.close();
