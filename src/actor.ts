@@ -41,3 +41,8 @@ export function requireManageServer(actor: Actor, subject: ManagedSubject): void
 export function auditActor(actor: Pick<Actor, 'userId' | 'origin'>): string {
 	return actor.origin === 'dashboard' ? `<@${actor.userId}> (dashboard)` : `<@${actor.userId}>`;
 }
+
+/** An action's clock: the context's (tests and the bot pin it), else the wall clock. */
+export function clockOf(ctx: { now?: () => number }): () => number {
+	return ctx.now ?? Date.now;
+}

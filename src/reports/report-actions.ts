@@ -1,4 +1,4 @@
-import { auditActor, requireManageServer, type Actor } from '../actor.js';
+import { auditActor, clockOf, requireManageServer, type Actor } from '../actor.js';
 import { isChannelFor } from '../channel-kinds.js';
 import { UserFacingError } from '../errors.js';
 import { missingPermissions, permissionList } from '../permissions.js';
@@ -88,8 +88,6 @@ export interface ReportListing {
 const DEFAULT_EVERY = 'daily';
 const DEFAULT_HOUR = 9;
 const DEFAULT_TIMEZONE = 'UTC';
-
-const clockOf = (ctx: Pick<CoreContext, 'now'>): (() => number) => ctx.now ?? Date.now;
 
 /**
  * Schedules (or replaces, or resumes) the report for one channel. Refusals carry the words `/report add` has

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { auditActor, requireManageServer, type Actor } from '../actor.js';
+import { auditActor, clockOf, requireManageServer, type Actor } from '../actor.js';
 import type { Stores } from '../store/open-stores.js';
 import { auditTime, postAudit, type AuditDeps } from './audit.js';
 
@@ -69,7 +69,7 @@ export async function setPublicPage(
 		guildId,
 		{
 			key: on ? 'web.auditPublicOn' : 'web.auditPublicOff',
-			vars: { actor: auditActor(actor), when: auditTime((ctx.now ?? Date.now)()) },
+			vars: { actor: auditActor(actor), when: auditTime(clockOf(ctx)()) },
 		},
 		{ guildLocale: options.guildLocale ?? null },
 	);

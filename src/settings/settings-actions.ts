@@ -1,4 +1,4 @@
-import { auditActor, requireManageServer, type Actor } from '../actor.js';
+import { auditActor, clockOf, requireManageServer, type Actor } from '../actor.js';
 import type { GuildApi } from '../guild-api.js';
 import { translator } from '../i18n/index.js';
 import { auditTime, postAudit, type AuditDeps } from './audit.js';
@@ -72,7 +72,7 @@ export async function setSettings(
 			key: 'audit.settingsChanged',
 			vars: {
 				actor: auditActor(actor),
-				when: auditTime(clock(ctx)()),
+				when: auditTime(clockOf(ctx)()),
 				changes: describeChanges(serverWords, after, changed, guildLocale).join(', '),
 			},
 		},
@@ -93,10 +93,8 @@ export async function resetSettings(
 	await postAudit(
 		ctx,
 		guildId,
-		{ key: 'audit.settingsReset', vars: { actor: auditActor(actor), when: auditTime(clock(ctx)()) } },
+		{ key: 'audit.settingsReset', vars: { actor: auditActor(actor), when: auditTime(clockOf(ctx)()) } },
 		{ guildLocale: options.guildLocale ?? null, settings: before },
 	);
 	return { before };
 }
-
-const clock = (ctx: { now?: () => number }): (() => number) => ctx.now ?? Date.now;

@@ -1,4 +1,4 @@
-import { auditActor, requireManageServer, type Actor } from '../actor.js';
+import { auditActor, clockOf, requireManageServer, type Actor } from '../actor.js';
 import { linkFailure } from '../error-messages.js';
 import type { LinkInfo, LinkStatus } from '../links/link-model.js';
 import { auditTime, postAudit, type AuditDeps } from '../settings/audit.js';
@@ -35,7 +35,7 @@ export async function setServerKey(
 		guildId,
 		{
 			key: 'audit.serverKeySet',
-			vars: { actor: auditActor(actor), keyHint: info.keyHint, when: auditTime(clock(ctx)()) },
+			vars: { actor: auditActor(actor), keyHint: info.keyHint, when: auditTime(clockOf(ctx)()) },
 		},
 		{ guildLocale: options.guildLocale ?? null },
 	);
@@ -58,7 +58,7 @@ export async function removeServerKey(
 		await postAudit(
 			ctx,
 			guildId,
-			{ key: 'audit.serverKeyRemoved', vars: { actor: auditActor(actor), when: auditTime(clock(ctx)()) } },
+			{ key: 'audit.serverKeyRemoved', vars: { actor: auditActor(actor), when: auditTime(clockOf(ctx)()) } },
 			{ guildLocale: options.guildLocale ?? null },
 		);
 	}
@@ -77,5 +77,3 @@ export async function serverKeyStatus(
 	requireManageServer(actor, 'server-key');
 	return ctx.links.getServerLink(guildId);
 }
-
-const clock = (ctx: Pick<CoreContext, 'now'>): (() => number) => ctx.now ?? Date.now;

@@ -1,6 +1,6 @@
 // Adding, removing and listing a server's alerts: the whole rule, for `/alert` and the dashboard alike.
 import { randomBytes } from 'node:crypto';
-import { auditActor, requireManageServer, type Actor } from '../actor.js';
+import { auditActor, clockOf, requireManageServer, type Actor } from '../actor.js';
 import { isChannelFor } from '../channel-kinds.js';
 import { UserFacingError } from '../errors.js';
 import { translator } from '../i18n/index.js';
@@ -9,7 +9,6 @@ import { fetchStatsFor } from '../stats/resolve-key.js';
 import { describeRule } from './describe.js';
 import { ALERT_PERMISSIONS } from './permissions.js';
 import {
-	clockOf,
 	removeRecord,
 	requireBotPermissions,
 	requireServerKey,

@@ -1,5 +1,5 @@
 // Adding, removing and listing a server's stat channels: the whole rule, for `/statchannel` and the dashboard alike.
-import { auditActor, requireManageServer, type Actor } from '../actor.js';
+import { auditActor, clockOf, requireManageServer, type Actor } from '../actor.js';
 import { isChannelFor } from '../channel-kinds.js';
 import { UserFacingError } from '../errors.js';
 import { translator } from '../i18n/index.js';
@@ -9,7 +9,6 @@ import { statChannelPermissions } from './permissions.js';
 import { refreshStatChannel } from './stat-channels.js';
 import {
 	channelIdOf,
-	clockOf,
 	removeRecord,
 	requireBotPermissions,
 	requireServerKey,

@@ -25,8 +25,6 @@ export interface WatchList<R extends { paused: WatchPause | null }> {
 	everyMinutes: number;
 }
 
-export const clockOf = (ctx: Pick<CoreContext, 'now'>): (() => number) => ctx.now ?? Date.now;
-
 /** Both features watch the server's account: without a readable server key there is nothing to show. */
 export async function requireServerKey(ctx: Pick<WatchContext, 'links'>, guildId: string): Promise<void> {
 	const link = await ctx.links.getServerLink(guildId);
