@@ -1,4 +1,3 @@
-import { channelTypesFor, type ChannelUse } from '../channel-kinds.js';
 import { LANGUAGE_NAMES, LOCALES, type Locale, type MessageKey, type Translate } from '../i18n/index.js';
 import type { LinkStatus } from '../links/link-model.js';
 import { describePause, describeSchedule } from '../reports/describe-pause.js';
@@ -10,7 +9,9 @@ import { describeAlertState, describeFigure, describeRule, describeWatchPause } 
 import type { WatchList } from '../watch/watch-actions.js';
 import { ALERT_KINDS, STAT_FIGURES, type AlertRecord, type StatChannelRecord } from '../watch/watch-record.js';
 import type { ChannelFacts, RoleFacts } from './bot-guilds.js';
-import { discordTextToHtml, escapeHtml, html, SafeHtml, type MentionNames } from './html.js';
+import { channelChoices, channelSelect, roleChoices, select } from './form-controls.js';
+import { discordTextToHtml, html, type MentionNames, type SafeHtml } from './html.js';
+import { listOrEmpty, type ListedThing, type ListRow } from './manage-lists.js';
 
 /** Everything the manage page shows, read when it loads. */
 export interface ManagePageData {
@@ -38,10 +39,7 @@ export interface ManagePageData {
 	names: MentionNames;
 }
 
-/**
- * The reset form's checkbox: without it ticked the POST resets nothing. A browser that checks no `required` field
- * is refused by the route the same way.
- */
+/** The reset form's checkbox, `required`: a browser sends no reset before it is ticked. */
 const RESET_CONFIRM = { name: 'confirm', value: 'yes' } as const;
 
 /** Hours a report may post at, as `/report add hour:` takes them. */
@@ -68,6 +66,10 @@ export function manageBody(page: ManagePageData): SafeHtml {
 
 function action(page: ManagePageData, what: string): string {
 	return `/servers/${page.guildId}/${what}${page.langQuery}`;
+}
+
+function listed(page: ManagePageData, name: string): ListedThing {
+	return { name, action: action(page, name) };
 }
 
 /** A Discord-flavoured catalogue text (mentions, `code`, timestamps) as the page shows it. */
@@ -118,67 +120,6 @@ function keySection(page: ManagePageData): SafeHtml {
 	</section>`;
 }
 
-interface Choice {
-	value: string;
-	label: string;
-}
-
-function select(
-	id: string,
-	name: string,
-	label: string,
-	choices: Choice[],
-	current: string,
-	options: { required?: boolean } = {},
-): SafeHtml {
-	return html`<p class="field">
-		<label for="${id}">${label}</label>
-		<select id="${id}" name="${name}" ${options.required ? html` required` : ''}>
-			${choices.map((choice) => option(choice, choice.value === current))}
-		</select>
-	</p>`;
-}
-
-/** One `<option>`, on one line: a template here would be reflowed by the formatter into padded text. */
-function option(choice: Choice, selected: boolean): SafeHtml {
-	const chosen = selected ? ' selected' : '';
-	return new SafeHtml(`<option value="${escapeHtml(choice.value)}"${chosen}>${escapeHtml(choice.label)}</option>`);
-}
-
-/** Categories in their order, each followed by its channels, as Discord's sidebar lists them. */
-function sidebarOrder(channels: readonly ChannelFacts[]): ChannelFacts[] {
-	const positionOf = new Map(channels.filter((channel) => channel.type === 4).map((c) => [c.id, c.position]));
-	const key = (channel: ChannelFacts): [number, number, number] =>
-		channel.type === 4
-			? [channel.position, 0, 0]
-			: [channel.parentId === null ? -1 : (positionOf.get(channel.parentId) ?? -1), 1, channel.position];
-	return [...channels].sort((a, b) => {
-		const [left, right] = [key(a), key(b)];
-		return left[0] - right[0] || left[1] - right[1] || left[2] - right[2] || a.id.localeCompare(b.id);
-	});
-}
-
-/** The server's channels a use accepts (channel-kinds.ts), as choices. */
-function channelChoices(page: ManagePageData, use: ChannelUse): Choice[] {
-	const types = channelTypesFor(use);
-	return sidebarOrder(page.channels.filter((channel) => types.includes(channel.type))).map((channel) => ({
-		value: channel.id,
-		label: channelLabel(channel),
-	}));
-}
-
-/** As Discord's sidebar shows them: `#` before a text channel's name, a category's in capitals. */
-function channelLabel(channel: ChannelFacts): string {
-	if (channel.type === 4) return channel.name.toLocaleUpperCase();
-	if (channel.type === 0 || channel.type === 5) return `#${channel.name}`;
-	return channel.name;
-}
-
-function roleChoices(page: ManagePageData, unset: string): Choice[] {
-	const roles = [...page.roles].sort((a, b) => b.position - a.position);
-	return [{ value: '', label: unset }, ...roles.map((role) => ({ value: role.id, label: `@${role.name}` }))];
-}
-
 /**
  * Each `/settings set` option's description labels its field: the words members know from Discord. Where that
  * description names the command's own syntax (`scope:server`, the option `metric`, left in English in every
@@ -197,7 +138,7 @@ const SETTING_LABELS = {
 function settingsSection(page: ManagePageData): SafeHtml {
 	const { t, settings } = page;
 	const label = (option: keyof typeof SETTING_LABELS) => t(SETTING_LABELS[option]);
-	const posts = channelChoices(page, 'posts');
+	const posts = channelChoices(page.channels, 'posts');
 	return html`<section id="settings" class="manage">
 		<h2>${t('web.manage.settingsTitle')}</h2>
 		<form method="post" action="${action(page, 'settings')}">
@@ -205,14 +146,14 @@ function settingsSection(page: ManagePageData): SafeHtml {
 				'set-server-stats-role',
 				'server-stats-role',
 				label('serverStatsRole'),
-				roleChoices(page, t('settings.value.everyone')),
+				roleChoices(page.roles, t('settings.value.everyone')),
 				settings.serverStatsRoleId ?? '',
 			)}
 			${select(
 				'set-share-role',
 				'share-role',
 				label('shareRole'),
-				roleChoices(page, t('settings.value.everyone')),
+				roleChoices(page.roles, t('settings.value.everyone')),
 				settings.shareRoleId ?? '',
 			)}
 			${select(
@@ -275,71 +216,6 @@ function settingsSection(page: ManagePageData): SafeHtml {
 	</section>`;
 }
 
-/** One row of a list: what it is first, then its details; `id` names the element the remove button refers to. */
-interface ListRow {
-	id: string;
-	/** The remove form's identifying field and its value. */
-	field: string;
-	value: string;
-	title: RowLine;
-	details: RowLine[];
-	/** A quieter last line: what identifies the row for the slash command. */
-	aside?: SafeHtml;
-}
-
-interface RowLine {
-	words: SafeHtml;
-	/**
-	 * Catalogue words written to follow others in a Discord line (`no new sends for 24 hours`), standing alone
-	 * here: the stylesheet shows their first letter as a capital, the text itself stays the catalogue's.
-	 */
-	sentence?: boolean;
-}
-
-/**
- * A row's lines, each a block of its own in the stylesheet: spans, as they sit in the span the button refers to,
- * with a space between them so its description reads as words.
- */
-function rowWords(row: ListRow): SafeHtml {
-	const line = (kind: string, { words, sentence }: RowLine) =>
-		html`<span class="${kind}${sentence ? ' sentence' : ''}">${words}</span>`;
-	const lines = [
-		line('row-title', row.title),
-		...row.details.map((detail) => line('row-detail', detail)),
-		...(row.aside ? [line('row-aside', { words: row.aside })] : []),
-	];
-	return new SafeHtml(lines.map((each) => each.text).join(' '));
-}
-
-/**
- * A list of a server's reports, stat channels or alerts: each row's words in one column, its remove button in
- * another, so every button sits in the same place whatever the words' length.
- */
-function itemList(page: ManagePageData, what: string, rows: ListRow[]): SafeHtml {
-	return html`<ul class="manage-list">
-		${rows.map(
-			(row) =>
-				html`<li>
-					<span id="${what}-${row.id}">${rowWords(row)}</span>
-					<form method="post" action="${action(page, what)}" class="inline">
-						<input type="hidden" name="action" value="remove" />
-						<input type="hidden" name="${row.field}" value="${row.value}" />
-						<button type="submit" class="danger" aria-describedby="${what}-${row.id}">
-							${page.t('web.manage.remove')}
-						</button>
-					</form>
-				</li>`,
-		)}
-	</ul>`;
-}
-
-/** A list's header line and its rows, or the page's own words when it is empty: the add form follows below. */
-function listOrEmpty(page: ManagePageData, what: string, header: SafeHtml, empty: MessageKey, rows: ListRow[]) {
-	if (rows.length === 0) return html`<p>${page.t(empty)}</p>`;
-	return html`<p>${header}</p>
-		${itemList(page, what, rows)}`;
-}
-
 /** A channel by the name the server gives it now. */
 function channelName(page: ManagePageData, channelId: string): SafeHtml {
 	return text(page, 'settings.value.channel', { channelId });
@@ -374,15 +250,15 @@ function reportsSection(page: ManagePageData): SafeHtml {
 	return html`<section id="reports" class="manage">
 		<h2>${t('web.manage.reportsTitle')}</h2>
 		${listOrEmpty(
-			page,
-			'reports',
+			t,
+			listed(page, 'reports'),
 			text(page, 'report.listHeader', { count: reports.counted, max: reports.max }),
 			'web.manage.reportsEmpty',
 			rows,
 		)}
 		<form method="post" action="${action(page, 'reports')}">
 			<h3>${t('web.manage.reportAdd')}</h3>
-			${channelSelect(page, 'report-channel', label('channel'), 'posts')}
+			${channelSelect(t, page.channels, { id: 'report-channel', label: label('channel'), use: 'posts' })}
 			${select(
 				'report-every',
 				'every',
@@ -421,19 +297,6 @@ function mondayFirst(): Weekday[] {
 	return [...WEEKDAYS.slice(1), ...WEEKDAYS.slice(0, 1)];
 }
 
-/** A channel choice for an add form; a server without a channel of that kind says so instead. */
-function channelSelect(page: ManagePageData, id: string, label: string, use: ChannelUse): SafeHtml {
-	const choices = channelChoices(page, use);
-	if (choices.length === 0) {
-		return html`<p class="field">
-			<span>${label}</span> <span class="note">${page.t('web.manage.noChannels')}</span>
-		</p>`;
-	}
-	// Nothing chosen until the admin chooses: a form sent as it loads must not rename or post into the first one.
-	const choose = { label: page.t('web.manage.chooseChannel'), value: '' };
-	return select(id, 'channel', label, [choose, ...choices], '', { required: true });
-}
-
 function statChannelsSection(page: ManagePageData): SafeHtml {
 	const { t, statChannels } = page;
 	const rows = statChannels.records.map((record): ListRow => ({
@@ -451,8 +314,8 @@ function statChannelsSection(page: ManagePageData): SafeHtml {
 	return html`<section id="stat-channels" class="manage">
 		<h2>${t('web.manage.statChannelsTitle')}</h2>
 		${listOrEmpty(
-			page,
-			'stat-channels',
+			t,
+			listed(page, 'stat-channels'),
 			text(page, 'watch.statChannel.listHeader', {
 				count: statChannels.records.length,
 				max: statChannels.max,
@@ -463,7 +326,11 @@ function statChannelsSection(page: ManagePageData): SafeHtml {
 		)}
 		<form method="post" action="${action(page, 'stat-channels')}">
 			<h3>${t('web.manage.statChannelAdd')}</h3>
-			${channelSelect(page, 'stat-channel', t('watch.commands.statchannel.addChannel'), 'statChannel')}
+			${channelSelect(t, page.channels, {
+				id: 'stat-channel',
+				label: t('watch.commands.statchannel.addChannel'),
+				use: 'statChannel',
+			})}
 			${select(
 				'stat-figure',
 				'figure',
@@ -496,8 +363,8 @@ function alertsSection(page: ManagePageData): SafeHtml {
 	return html`<section id="alerts" class="manage">
 		<h2>${t('web.manage.alertsTitle')}</h2>
 		${listOrEmpty(
-			page,
-			'alerts',
+			t,
+			listed(page, 'alerts'),
 			text(page, 'watch.alert.listHeader', {
 				count: alerts.records.length,
 				max: alerts.max,
@@ -515,7 +382,11 @@ function alertsSection(page: ManagePageData): SafeHtml {
 				ALERT_KINDS.map((kind) => ({ value: kind, label: t(`watch.kinds.${kind}`) })),
 				ALERT_KINDS[0],
 			)}
-			${channelSelect(page, 'alert-channel', t('watch.commands.alert.addChannel'), 'posts')}
+			${channelSelect(t, page.channels, {
+				id: 'alert-channel',
+				label: t('watch.commands.alert.addChannel'),
+				use: 'posts',
+			})}
 			<p class="field">
 				<label for="alert-threshold">${t('watch.commands.alert.addThreshold')}</label>
 				<input id="alert-threshold" name="threshold" type="number" min="1" step="1" required inputmode="numeric" />
