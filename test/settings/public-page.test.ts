@@ -16,12 +16,10 @@ import {
 	auditLines,
 	GUILD,
 	member,
-	NOW,
 	openActionContext,
+	WHEN,
 	type ActionTestContext,
 } from '../stats/action-support.js';
-
-const WHEN = `<t:${NOW / 1000}:F>`;
 
 describe('the public page, the action and its token store', () => {
 	let t: ActionTestContext;

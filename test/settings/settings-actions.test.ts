@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { UserFacingError } from '../../src/errors.js';
 import type { SettingsInput } from '../../src/settings/read-options.js';
 import { resetSettings, setSettings, showSettings } from '../../src/settings/settings-actions.js';
 import { DEFAULT_SETTINGS } from '../../src/settings/settings-record.js';
@@ -11,21 +10,14 @@ import {
 	auditLines,
 	GUILD,
 	member,
-	NOW,
 	openActionContext,
+	refusedWith,
+	WHEN,
 	type ActionTestContext,
 } from '../stats/action-support.js';
 
 const ROLE = '320000000000000001';
 const SHARE_CHANNEL = '200000000000000009';
-const WHEN = `<t:${NOW / 1000}:F>`;
-
-const refusedWith = (key: string, vars?: Record<string, unknown>) => (error: unknown) =>
-	error instanceof UserFacingError && error.key === key && (vars === undefined || assertVars(error, vars));
-function assertVars(error: UserFacingError, vars: Record<string, unknown>): boolean {
-	assert.deepEqual(error.vars, vars);
-	return true;
-}
 
 describe('the settings, the actions', () => {
 	let t: ActionTestContext;

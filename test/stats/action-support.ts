@@ -1,8 +1,9 @@
 // The core's services for unit tests of the actions, without Discord or HTTP: a real SQLite store (links sealed by
 // the real link store, history, settings), a stats source that knows a few keys, and a GuildApi that records
 // what would be posted and says which roles and channels Discord reports deleted.
+import assert from 'node:assert/strict';
 import type { Actor } from '../../src/actor.js';
-import { KeyRejectedError } from '../../src/errors.js';
+import { KeyRejectedError, UserFacingError } from '../../src/errors.js';
 import type { GuildApi, ResourceState } from '../../src/guild-api.js';
 import { createHistoryStore } from '../../src/history/history-store.js';
 import { createLinkStore, verifyWithStats } from '../../src/links/link-store.js';
@@ -20,6 +21,15 @@ export const MEMBER = '300000000000000002';
 export const AUDIT_CHANNEL = '200000000000000001';
 /** The bot's clock, pinned: 2026-11-23 12:00 UTC. */
 export const NOW = Date.UTC(2026, 10, 23, 12, 0);
+/** `{{when}}` of an audit line written at NOW. */
+export const WHEN = `<t:${NOW / 1000}:F>`;
+
+/** For `assert.rejects`: a refusal with this catalogue key (and, when given, exactly these values). */
+export const refusedWith = (key: string, vars?: Record<string, unknown>) => (error: unknown) => {
+	if (!(error instanceof UserFacingError) || error.key !== key) return false;
+	if (vars !== undefined) assert.deepEqual(error.vars, vars);
+	return true;
+};
 
 export const admin = (origin: Actor['origin'] = 'discord'): Actor => ({
 	userId: ADMIN,

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { describeExpectedError } from '../../src/error-messages.js';
-import { UserFacingError } from '../../src/errors.js';
 import { historyAccountId } from '../../src/history/account-id.js';
 import { removeServerKey, serverKeyStatus, setServerKey } from '../../src/stats/server-key-actions.js';
 import { makeSnapshot } from '../history/snapshots.js';
@@ -14,16 +13,14 @@ import {
 	member,
 	NOW,
 	openActionContext,
+	refusedWith,
+	WHEN,
 	type ActionTestContext,
 } from './action-support.js';
 
 const KEY = 'sk_live_Hh3Nc6Yd1Ue5Wq0XWXYZ';
 const OTHER_KEY = 'sk_live_Ab3Nc6Yd1Ue5Wq0Xa7Gp';
 const REJECTED = 'sk_live_RejectedRejected00';
-/** `<t:…:F>` of the pinned clock. */
-const WHEN = `<t:${NOW / 1000}:F>`;
-
-const refusedWith = (key: string) => (error: unknown) => error instanceof UserFacingError && error.key === key;
 
 describe('the server key, the actions', () => {
 	let t: ActionTestContext;
