@@ -4,7 +4,6 @@ import { changeText, failureShare, joinsPer100Sends } from '../render/embed.js';
 import { formatCount, formatDecimal, formatPercent, dateTimeFormat, MISSING, numberFormat } from '../render/format.js';
 import { STATS_DAYS, STATS_METRICS, type StatsDays, type StatsMetric } from '../stats-options.js';
 import { escapeHtml, html, jsonForScript, SafeHtml } from './html.js';
-import type { HomeServer } from './server-access.js';
 import { staticUrl } from './static-files.js';
 import type { DashboardStats } from './stats-view.js';
 
@@ -79,29 +78,13 @@ export function loggedOutHome(t: Translate): SafeHtml {
 		<p><a class="button" href="/login">${t('web.login')}</a></p>`;
 }
 
-/**
- * The start page of a member: their account, and their servers: each with its statistics, a way to its manage
- * page for an admin, and for a server without a key yet (an admin's only) the way to set one.
- */
-export function loggedInHome(t: Translate, servers: readonly HomeServer[], lang: string): SafeHtml {
-	const item = (server: HomeServer) => {
-		const manage = `/servers/${server.id}/manage${lang}`;
-		if (!server.stats) {
-			return html`<li>
-				${server.name} <span class="note">${t('web.home.noKey')}</span>
-				<a href="${manage}#key">${t('web.home.setKey')}</a>
-			</li>`;
-		}
-		return html`<li>
-			<a href="/servers/${server.id}${lang}">${server.name}</a>
-			${server.manages ? html`· <a href="${manage}">${t('web.home.manage')}</a>` : ''}
-		</li>`;
-	};
+/** The start page of a member: their account, and one link per server whose page they may open. */
+export function loggedInHome(t: Translate, servers: readonly { id: string; name: string }[], lang: string): SafeHtml {
 	const list =
 		servers.length === 0
 			? html`<p>${t('web.noServers')}</p>`
 			: html`<ul class="servers">
-					${servers.map(item)}
+					${servers.map((server) => html`<li><a href="/servers/${server.id}${lang}">${server.name}</a></li>`)}
 				</ul>`;
 	return html`<h1>${t('web.siteName')}</h1>
 		<p><a class="button" href="/me${lang}">${t('web.myAccount')}</a></p>

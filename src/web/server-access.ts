@@ -3,8 +3,7 @@ import { hasManageServer, serverScopeRefusal, type MemberAccess } from '../setti
 import type { ServerSettings } from '../settings/settings-record.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import { memberPermissions, type BotGuilds, type GuildFacts } from './bot-guilds.js';
-import { ADMINISTRATOR, userGuildManages, type UserGuild } from './discord-oauth.js';
-import { readManagedServer } from './manage-access.js';
+import { ADMINISTRATOR, userGuildManages } from './discord-oauth.js';
 import type { WebSession } from './sessions.js';
 
 export interface AccessDeps {
@@ -45,37 +44,13 @@ export async function checkServerAccess(deps: AccessDeps, session: WebSession, g
 	return { kind: 'allowed', guild, settings, managesServer: hasManageServer(access) };
 }
 
-/** A server on the start page: its statistics when the member may see them, its manage page when they manage it. */
-export interface HomeServer {
-	id: string;
-	name: string;
-	/** The server page opens for them (the server has a key, and the rules let them in). */
-	stats: boolean;
-	/** The manage page opens for them: Manage Server as the bot token reads it. */
-	manages: boolean;
-}
-
-/**
- * The servers of the member's list the start page offers, in the list's order (up to 200 candidates): those whose
- * server page they may open, and those without a key yet that they manage, so the first key is set from here.
- */
-export async function homeServers(deps: AccessDeps, session: WebSession): Promise<HomeServer[]> {
-	const checked = await Promise.all(session.guilds.map((entry) => homeServer(deps, session, entry).catch(() => null)));
+/** The servers of the member's list they may open, in the list's order (up to 200 candidates). */
+export async function visibleServers(deps: AccessDeps, session: WebSession): Promise<{ id: string; name: string }[]> {
+	const checked = await Promise.all(
+		session.guilds.map(async (entry) => {
+			const access = await checkServerAccess(deps, session, entry.id).catch(() => null);
+			return access?.kind === 'allowed' ? { id: entry.id, name: access.guild.name } : null;
+		}),
+	);
 	return checked.filter((server) => server !== null);
-}
-
-async function homeServer(deps: AccessDeps, session: WebSession, entry: UserGuild): Promise<HomeServer | null> {
-	const access = await checkServerAccess(deps, session, entry.id);
-	if (access.kind === 'allowed') {
-		// Read a moment ago for the access check: from the cache, no second call to Discord.
-		const managed = await readManagedServer(deps.botGuilds, session, entry.id).catch(() => null);
-		return { id: entry.id, name: access.guild.name, stats: true, manages: managed?.actor.canManageServer ?? false };
-	}
-	// Without a key only an admin has anything to do here. The login's list says who may be one, so the bot token
-	// is not asked about every server the member is in; its read then decides, as on the manage page. Found there
-	// (the bot and the member are in it) though the server page was not: the server has no key yet.
-	if (access.kind !== 'notFound' || !userGuildManages(entry)) return null;
-	const managed = await readManagedServer(deps.botGuilds, session, entry.id).catch(() => null);
-	if (!managed?.actor.canManageServer) return null;
-	return { id: entry.id, name: managed.guild.name, stats: false, manages: true };
 }

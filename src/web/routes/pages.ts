@@ -10,7 +10,7 @@ import { accountKeyForms, outcomeLine } from '../account-page.js';
 import { accountOutcomeLine } from '../manage-outcomes.js';
 import { loggedInHome, loggedOutHome, manageLink, messageBody, publicLinkForm, statsBody } from '../pages.js';
 import { sendPage } from '../respond.js';
-import { checkServerAccess, homeServers } from '../server-access.js';
+import { checkServerAccess, visibleServers } from '../server-access.js';
 import type { Site } from '../site.js';
 import { isNoUserLink, readStatsRequest, statsFailure } from '../stats-request.js';
 import { loadDashboardStats, type DashboardStats, type FoldHistory } from '../stats-view.js';
@@ -26,7 +26,7 @@ export function pageRoutes(deps: WebDeps, site: Site, foldHistory: FoldHistory):
 		const session = c.get('session');
 		const t = translatorOf(c);
 		if (!session) return sendPage(c, t('web.siteName'), loggedOutHome(t));
-		const servers = await homeServers(deps, session);
+		const servers = await visibleServers(deps, session);
 		return sendPage(c, t('web.siteName'), loggedInHome(t, servers, langQuery(c, '?')));
 	});
 
