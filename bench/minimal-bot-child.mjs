@@ -24,8 +24,10 @@ client.on(Events.InteractionCreate, (interaction) => {
 });
 
 process.on('message', (message) => {
-	if (message.type === 'timings') process.send?.({ type: 'timings', upstreamMs: 0, renderMs: 0, upstreamRequests: 0 });
-	else if (message.type === 'stop') void client.destroy().then(() => process.exit(0));
+	if (message.type === 'timings') {
+		const { user, system } = process.cpuUsage();
+		process.send?.({ type: 'timings', upstreamMs: 0, renderMs: 0, upstreamRequests: 0, cpuMicros: user + system });
+	} else if (message.type === 'stop') void client.destroy().then(() => process.exit(0));
 });
 
 client.once(Events.ClientReady, () => process.send?.({ type: 'ready' }));

@@ -6,6 +6,7 @@ import { runChartBench } from './chart.js';
 import type { BenchFigure } from './figures.js';
 import { runHistoryBench } from './history.js';
 import { runHistoryStatsBench } from './history-stats.js';
+import { runJobsBench } from './jobs.js';
 import { runProcessBench } from './process.js';
 import { runScaleBench } from './scale.js';
 import { runServiceBench } from './service.js';
@@ -23,6 +24,7 @@ const sections: [string, string, () => Promise<BenchFigure[]>][] = [
 	['history-stats', '/stats from a year of history', () => runHistoryStatsBench()],
 	['service', 'stats service at 10 million events', () => runServiceBench()],
 	['web', 'web dashboard', () => runWebBench()],
+	['jobs', 'one REST budget: 4 processes, 10,000 stat channels', () => runJobsBench()],
 ];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !sections.some(([short]) => short === name));

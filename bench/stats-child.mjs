@@ -31,7 +31,8 @@ renderer.render = timeCalls(renderer.render.bind(renderer), (ms) => (timed.rende
 
 process.on('message', (message) => {
 	if (message.type === 'timings') {
-		const reply = { type: 'timings', ...timed, upstreamRequests: stats.upstreamRequests };
+		const { user, system } = process.cpuUsage();
+		const reply = { type: 'timings', ...timed, upstreamRequests: stats.upstreamRequests, cpuMicros: user + system };
 		timed.upstreamMs = 0;
 		timed.renderMs = 0;
 		process.send?.(reply);

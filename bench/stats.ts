@@ -15,6 +15,7 @@ import type { BenchFigure } from './figures.js';
 import { percentile } from './percentile.js';
 import { collectHarnessGarbage, watchHarnessPauses } from './harness-pauses.js';
 import { buildBundle } from '../scripts/build.mjs';
+import { setBenchGoals } from './goals.js';
 
 /** What the parent asks a bench bot over IPC, and what the bot answers to `timings`. */
 export type ChildRequest = { type: 'timings' } | { type: 'stop' };
@@ -23,6 +24,8 @@ export interface ChildTimings {
 	upstreamMs: number;
 	renderMs: number;
 	upstreamRequests: number;
+	/** process.cpuUsage() of the bot's process so far, user + system, in µs (never reset). */
+	cpuMicros: number;
 }
 
 const SEQUENTIAL = 200;
@@ -36,6 +39,8 @@ const BURST = 100;
 /** Members with different accounts asking at once: every one must be acknowledged inside Discord's 3 s. */
 const WIDE_BURST = 300;
 const ACK_DEADLINE_MS = 3000;
+/** IPC round trips asked without a /stats, to take their CPU out of the CPU per /stats. */
+const IPC_PROBES = 200;
 // Both bots in plain JavaScript: the product bot from the bundle `npm start` runs, built first.
 const CHILD = fileURLToPath(new URL('./stats-child.mjs', import.meta.url));
 const MINIMAL_CHILD = fileURLToPath(new URL('./minimal-bot-child.mjs', import.meta.url));
@@ -107,8 +112,10 @@ async function measureSequential(sandbox: DiscordSandbox, bot: BotProcess, userI
 	let png: Buffer | undefined;
 	collectHarnessGarbage();
 	const harness = watchHarnessPauses();
+	let cpuStart = 0;
 	for (let i = 0; i < count + 20; i++) {
-		await bot.timings(); // resets the child's counters
+		const { cpuMicros } = await bot.timings(); // resets the child's counters
+		if (i === 20) cpuStart = cpuMicros;
 		const handledBefore = sandbox.handlingMs;
 		const handle = sandbox.dispatchCommand({ name: 'stats', userId });
 		const message = await handle.finalMessage(10_000);
@@ -124,7 +131,13 @@ async function measureSequential(sandbox: DiscordSandbox, bot: BotProcess, userI
 		own.push(elapsed - upstreamMs - renderMs - standInMs - harnessPausedMs);
 	}
 	harness.stop();
-	return { total, own, png: png! };
+	// CPU the bot's process spent per /stats, whatever else ran on the machine meanwhile (the latency cannot say).
+	// The parent's two questions a round cost the bot CPU too: asked alone, their cost is measured and taken out.
+	const cpuEnd = (await bot.timings()).cpuMicros;
+	for (let i = 0; i < IPC_PROBES; i++) await bot.timings();
+	const ipcMicros = ((await bot.timings()).cpuMicros - cpuEnd) / (IPC_PROBES + 1);
+	const cpuMsPerStats = (cpuEnd - cpuStart - 2 * count * ipcMicros) / 1000 / count;
+	return { total, own, png: png!, cpuMsPerStats, ipcMs: ipcMicros / 1000 };
 }
 
 async function measureBurst(sandbox: DiscordSandbox, bot: BotProcess, userIds: string[]): Promise<number> {
@@ -161,6 +174,7 @@ export async function runStatsBench(): Promise<BenchFigure[]> {
 		// A zero TTL makes every /stats a miss.
 		let bot = await startBotProcess(botEnv(sandbox, env, 0));
 		await linkMember(sandbox, member, seedDemoAccount(store, { name: 'bench member' }).apiKey);
+		await setBenchGoals(sandbox, member);
 		for (const [i, userId] of burstUsers.entries()) {
 			await linkMember(sandbox, userId, seedDemoAccount(store, { name: `burst ${i}`, days: 30 }).apiKey);
 		}
@@ -172,8 +186,8 @@ export async function runStatsBench(): Promise<BenchFigure[]> {
 
 		// The cache-hit run and the minimal bot's take turns, so that a shared machine's load (which moves within a
 		// minute) weighs on the bot and on its baseline alike.
-		const hit = { total: [] as number[], own: [] as number[] };
-		const minimal = { total: [] as number[], own: [] as number[] };
+		const hit = { total: [] as number[], own: [] as number[], cpuMs: [] as number[] };
+		const minimal = { total: [] as number[], own: [] as number[], cpuMs: [] as number[] };
 		for (let turn = 0; turn < TURNS; turn++) {
 			bot = await startBotProcess(botEnv(sandbox, env, 60));
 			const hitTurn = await measureSequential(sandbox, bot, member, HIT_ROUNDS / TURNS);
@@ -188,7 +202,11 @@ export async function runStatsBench(): Promise<BenchFigure[]> {
 			] as const) {
 				into.total.push(...from.total);
 				into.own.push(...from.own);
+				into.cpuMs.push(from.cpuMsPerStats);
 			}
+			console.log(
+				`turn ${turn + 1}: CPU per /stats ${hitTurn.cpuMsPerStats.toFixed(3)} / ${minimalTurn.cpuMsPerStats.toFixed(3)} ms (IPC taken out: ${hitTurn.ipcMs.toFixed(3)} / ${minimalTurn.ipcMs.toFixed(3)} ms a question)`,
+			);
 		}
 		// Bursts start from an empty cache (linking had verified, and so cached, every key): the shared
 		// store is cleared and a new bot process starts with nothing in memory.
@@ -207,6 +225,10 @@ export async function runStatsBench(): Promise<BenchFigure[]> {
 		await minimalBot.stop();
 		const inTime = wide.acks.filter((ms) => ms <= ACK_DEADLINE_MS).length;
 		const ownRatio = (p: number) => percentile(hit.own, p) / Math.max(0.01, percentile(minimal.own, p));
+		// Every turn runs as many rounds, so the mean of the turns is the CPU per /stats over all of them.
+		const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+		const cpuRatio = mean(hit.cpuMs) / mean(minimal.cpuMs);
+		const turnRatios = hit.cpuMs.map((ms, turn) => ms / (minimal.cpuMs[turn] ?? Number.NaN));
 		sandbox.assertNoViolations();
 
 		figures.push(
@@ -297,6 +319,30 @@ export async function runStatsBench(): Promise<BenchFigure[]> {
 				baseline: 1,
 				goal: '<= 1.2x',
 				met: ownRatio(99) <= 1.2,
+			},
+			{
+				name: '/stats CPU per interaction, our bot (cache hit)',
+				value: mean(hit.cpuMs),
+				unit: 'ms',
+				baseline: mean(minimal.cpuMs),
+				goal: "report (process.cpuUsage of each bot's process over its rounds; baseline: the minimal bot)",
+				met: null,
+			},
+			{
+				name: '/stats CPU per interaction as a ratio to the minimal bot (cache hit)',
+				value: cpuRatio,
+				unit: 'x',
+				baseline: 1,
+				goal: '<= 1.2x',
+				met: cpuRatio <= 1.2,
+			},
+			{
+				name: `/stats CPU per interaction ratio, worst of the ${TURNS} turns (cache hit)`,
+				value: Math.max(...turnRatios),
+				unit: 'x',
+				baseline: Math.min(...turnRatios),
+				goal: 'report (baseline: the best turn)',
+				met: null,
 			},
 			{
 				name: `upstream requests for ${BURST} concurrent /stats, one account`,

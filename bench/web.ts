@@ -1,6 +1,7 @@
 // The web dashboard: a server page and its JSON view at 365 days (stats snapshot cached, a year of history),
 // the manage page and a POST that adds an alert and one that removes it (SQLite), each beside serving the
-// chart.js file from the same server in the same run; and the memory of an `npm run web` process after 1,000
+// chart.js file from the same server in the same run, the public page's chart.png and badge.svg on a warm cache
+// beside it; and the memory of an `npm run web` process after 1,000
 // sessions beside the same process with none.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -13,7 +14,8 @@ import { request } from 'undici';
 import { WebSocket } from 'ws';
 import { startDiscordSandbox } from '../sandbox/index.js';
 import { Visitor } from '../scripts/demo/web.js';
-import { startWebStack, WEB_PEOPLE } from '../scripts/demo/web-stack.js';
+import { startWebStack, WEB_PEOPLE, type WebStack } from '../scripts/demo/web-stack.js';
+import { enablePublic } from '../src/settings/public-page.js';
 import { watchStoreOf } from '../src/watch/watch-context.js';
 import type { BenchFigure } from './figures.js';
 import { percentile } from './percentile.js';
@@ -97,10 +99,44 @@ async function runPageBench(): Promise<BenchFigure[]> {
 		return [
 			...pageFigures('dashboard server page, 365 days', pages, measured.file),
 			...pageFigures('dashboard JSON view, 365 days', views, measured.file),
+			...(await embedFigures(stack)),
 		];
 	} finally {
 		await stack.close();
 	}
+}
+
+/** A p99 held to its goal, the p50 beside the file's: the public page's embeds. */
+function embedFigure(name: string, times: number[], files: number[], goal: string, met: (p99: number) => boolean) {
+	const p99 = percentile(times, 99);
+	return [
+		{ ...pageFigures(name, times, files)[0]!, goal: 'baseline: chart.js file from the same server' },
+		{ name: `${name}, p99`, value: p99, unit: 'ms', baseline: percentile(files, 99), goal, met: met(p99) },
+	];
+}
+
+/**
+ * The public page's chart.png (365 days, dark) and badge.svg on a warm cache: after the warm-up every PNG is the
+ * one drawn for its ETag, so what is timed is the token check, the cached snapshot and history, the ETag and the
+ * bytes; the badge is made each time (badge-maker, a few hundred microseconds).
+ */
+async function embedFigures(stack: WebStack): Promise<BenchFigure[]> {
+	const path = `${stack.webUrl}/p/${await enablePublic(stack.bot.ctx, stack.guildId)}`;
+	const chart = `${path}/chart.png?days=365&theme=dark`;
+	const badge = `${path}/badge.svg?figure=sends-month`;
+	const measured = await timeBesideFile([chart, badge], `${stack.webUrl}/static/chart.umd.min.js`, '');
+	const [charts = [], badges = []] = measured.times;
+	const fileP99 = percentile(measured.file, 99);
+	return [
+		...embedFigure('public chart.png, 365 days, cache hit', charts, measured.file, '< 20 ms', (p99) => p99 < 20),
+		...embedFigure(
+			'public badge.svg',
+			badges,
+			measured.file,
+			"<= 5x the chart.js file's p99",
+			(p99) => p99 <= 5 * fileP99,
+		),
+	];
 }
 
 /**

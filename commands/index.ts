@@ -1,6 +1,9 @@
 import type { CommandModule } from '../src/discord/command-module.js';
 import * as alert from './alert.js';
+import * as board from './board.js';
+import * as digest from './digest.js';
 import * as exportCommand from './export.js';
+import * as goal from './goal.js';
 import * as help from './help.js';
 import * as link from './link.js';
 import * as report from './report.js';
@@ -22,4 +25,7 @@ export const commandModules: readonly CommandModule[] = [
 	settings,
 	statchannel,
 	alert,
+	board,
+	digest,
+	goal,
 ];

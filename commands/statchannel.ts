@@ -77,8 +77,18 @@ async function list(interaction: CommandInteraction, ctx: BotContext, guildId: s
 	const listed = await listStatChannels(ctx, actorOf(interaction), guildId);
 	const t = memberTranslator(interaction);
 	await interaction.editReply({
-		content: watchListText(t, 'statChannel', listed, (record) => listLine(t, record)),
+		content: [watchListText(t, 'statChannel', listed, (record) => listLine(t, record)), latenessLine(t, listed)]
+			.filter((line) => line !== '')
+			.join('\n'),
 	});
+}
+
+/** How late the refreshes run, when this process knows and the server has any stat channel. */
+function latenessLine(t: Translate, listed: { records: unknown[]; lateMinutes?: number | null }): string {
+	if (listed.records.length === 0 || listed.lateMinutes === undefined || listed.lateMinutes === null) return '';
+	return listed.lateMinutes < 1
+		? t('watch.statChannel.onTime')
+		: t('watch.statChannel.late', { minutes: listed.lateMinutes });
 }
 
 function listLine(t: Translate, record: StatChannelRecord): string {

@@ -1,4 +1,4 @@
-// `/alert` and `/statchannel` list, remove and autocomplete alike: one shape, two sets of catalogue keys.
+// `/alert`, `/statchannel` and `/board` list, remove and autocomplete alike: one shape, a set of catalogue keys each.
 import type { Actor } from '../src/actor.js';
 import { actorOf } from '../src/discord/actor-of.js';
 import type { AutocompleteInteraction } from '../src/discord/interaction.js';
@@ -8,7 +8,7 @@ import type { WatchList } from '../src/watch/watch-actions.js';
 import type { WatchPause } from '../src/watch/watch-record.js';
 
 /** Whose catalogue keys (`watch.<words>.listEmpty`, `listHeader`, `resumeHint`, `removed`, `notFound`) a reply uses. */
-export type WatchWords = 'alert' | 'statChannel';
+export type WatchWords = 'alert' | 'statChannel' | 'board';
 
 const MAX_CHOICES = 25;
 const MAX_CHOICE_NAME = 100;

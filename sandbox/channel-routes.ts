@@ -1,3 +1,4 @@
+import { createDirectMessage } from './dm-routes.js';
 import type { GuildFixture } from './guild.js';
 import { checkMessageLimits } from './limits.js';
 import { checkAgainstSpec } from './openapi-validator.js';
@@ -6,7 +7,7 @@ import type { Problem } from './problems.js';
 import { invalidFormBody, refuse, route } from './rest-server.js';
 import type { RestReply, RestRequest, Route } from './rest-server.js';
 import type { SandboxState } from './state.js';
-import type { Json } from './records.js';
+import type { Json, SandboxMessage } from './records.js';
 
 /** Discord's unwritten limit on name and topic changes: two per channel per ten minutes (PITFALLS 4). */
 export const RENAME_WINDOW_MS = 10 * 60_000;
@@ -152,6 +153,8 @@ function patchChannel(request: RestRequest, state: SandboxState): RestReply {
 
 /** `channel.send()`: a public message from the bot, outside any interaction. */
 function createChannelMessage(request: RestRequest, state: SandboxState): RestReply {
+	const direct = createDirectMessage(request, state, NONCE_WINDOW_MS);
+	if (direct) return direct;
 	const found = channelOf(state, request);
 	if ('refused' in found) return found.refused;
 	const { guild, channelId } = found;
@@ -168,6 +171,8 @@ function createChannelMessage(request: RestRequest, state: SandboxState): RestRe
 	if (request.uploads.length > 0) needed.push(Permission.AttachFiles);
 	const refused = botLacks(state, request, found, needed);
 	if (refused) return refused;
+	const earlier = nonceMessage(state, channelId, data);
+	if (earlier) return { status: 200, body: state.toApiMessage(earlier) };
 	const message = state.messages.create({ channelId, guildId: guild.id, interactionId: null, isEphemeral: false });
 	const prepared = state.messages.prepare(message, data, request.uploads, false, []);
 	if (prepared.problems.length > 0) {
@@ -175,6 +180,64 @@ function createChannelMessage(request: RestRequest, state: SandboxState): RestRe
 		return invalidFormBody(state, request, prepared.problems);
 	}
 	state.messages.commit(message, data, prepared, false);
+	if (typeof data.nonce === 'string')
+		nonces(state).set(`${channelId}:${data.nonce}`, { id: message.id, at: state.clock() });
+	return { status: 200, body: state.toApiMessage(message) };
+}
+
+/** How long Discord answers a repeated `enforce_nonce` post with the earlier message ("a few minutes"). */
+export const NONCE_WINDOW_MS = 5 * 60_000;
+const nonceTables = new WeakMap<SandboxState, Map<string, { id: string; at: number }>>();
+const nonces = (state: SandboxState) => {
+	let table = nonceTables.get(state);
+	if (!table) nonceTables.set(state, (table = new Map()));
+	return table;
+};
+
+/** With `enforce_nonce`, a nonce seen in the channel within the window returns that message instead of a new one. */
+function nonceMessage(state: SandboxState, channelId: string, data: Json): SandboxMessage | undefined {
+	if (data.enforce_nonce !== true || typeof data.nonce !== 'string') return undefined;
+	const seen = nonces(state).get(`${channelId}:${data.nonce}`);
+	if (!seen || state.clock() - seen.at > NONCE_WINDOW_MS) return undefined;
+	return state.messages.byId.get(seen.id);
+}
+
+/** The bot's public message a route names in its channel, or Discord's 404 10008 (unknown or deleted). */
+function messageOf(state: SandboxState, request: RestRequest, channelId: string): SandboxMessage | RestReply {
+	const message = state.messages.byId.get(request.params.message ?? '');
+	if (message?.channelId === channelId && !message.isEphemeral) return message;
+	return refuse(state, request, 404, 10008, 'Unknown Message');
+}
+
+/** `GET /channels/{c}/messages/{m}`: needs View Channel and Read Message History. */
+function getChannelMessage(request: RestRequest, state: SandboxState): RestReply {
+	const found = channelOf(state, request);
+	if ('refused' in found) return found.refused;
+	const refused = botLacks(state, request, found, [Permission.ReadMessageHistory]);
+	if (refused) return refused;
+	const message = messageOf(state, request, found.channelId);
+	return 'status' in message ? message : { status: 200, body: state.toApiMessage(message) };
+}
+
+/**
+ * `PATCH /channels/{c}/messages/{m}` of the bot's own message, with Discord's attachment rules (MessageStore.prepare):
+ * without `attachments` the old files stay and new ones are added; with it, only the listed ones stay.
+ */
+function editChannelMessage(request: RestRequest, state: SandboxState): RestReply {
+	const found = channelOf(state, request);
+	if ('refused' in found) return found.refused;
+	const data = isObject(request.body) ? request.body : {};
+	const sizes = request.uploads.map((upload) => upload.bytes.length);
+	const problems = checkMessageLimits(data, [], sizes, state.settings.attachmentSizeLimit);
+	if (state.settings.validateSchema) problems.push(...checkAgainstSpec('MessageEditRequestPartial', data));
+	if (problems.length > 0) return invalidFormBody(state, request, problems);
+	const refused = botLacks(state, request, found, request.uploads.length > 0 ? [Permission.AttachFiles] : []);
+	if (refused) return refused;
+	const message = messageOf(state, request, found.channelId);
+	if ('status' in message) return message;
+	const prepared = state.messages.prepare(message, data, request.uploads, true, []);
+	if (prepared.problems.length > 0) return invalidFormBody(state, request, prepared.problems);
+	state.messages.commit(message, data, prepared, true);
 	return { status: 200, body: state.toApiMessage(message) };
 }
 
@@ -182,4 +245,6 @@ export const channelRoutes: Route[] = [
 	route('GET', '/channels/:channel', true, getChannel),
 	route('PATCH', '/channels/:channel', true, patchChannel),
 	route('POST', '/channels/:channel/messages', true, createChannelMessage),
+	route('GET', '/channels/:channel/messages/:message', true, getChannelMessage),
+	route('PATCH', '/channels/:channel/messages/:message', true, editChannelMessage),
 ];

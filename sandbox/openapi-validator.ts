@@ -19,6 +19,7 @@ export type RequestSchemaName =
 	| 'ApplicationCommandCreateRequest'
 	| 'ApplicationCommandPatchRequestPartial'
 	| 'MessageCreateRequest'
+	| 'MessageEditRequestPartial'
 	| 'UpdateGuildChannelRequestPartial';
 
 /** Answer schemas, for checking what the stand-in itself returns. */

@@ -4,6 +4,7 @@ import type { OAuthGrant } from './oauth.js';
 import type { Problem } from './problems.js';
 import { toDiscordErrors } from './problems.js';
 import type { SandboxState } from './state.js';
+import { isGlobalLimitExempt } from './global-limit.js';
 
 /** A parsed request as route handlers see it. */
 export interface RestRequest {
@@ -197,6 +198,13 @@ export function createRequestListener(state: SandboxState, routes: Route[]) {
 		const segments = raw === undefined ? [] : raw.split('/').filter(Boolean).map(safeDecode);
 		const path = raw === undefined ? url.pathname : `/${segments.join('/')}`;
 		const found = raw === undefined ? undefined : match(routes, method, segments);
+		if (req.headers.authorization === expectedAuth && !isGlobalLimitExempt(path)) {
+			const limited = state.globalLimit.take();
+			if (limited) {
+				req.resume();
+				return send(res, limited);
+			}
+		}
 		const request: RestRequest = {
 			method,
 			path,

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { appRoutes } from './app-routes.js';
 import { channelRoutes } from './channel-routes.js';
+import { directMessagesOf, directMessagesTo, dmRoutes } from './dm-routes.js';
 import { buildUser, MEMBER_PERMISSIONS } from './fixtures.js';
 import type { ApiChannel, ApiMember, ApiRole } from './fixtures.js';
 import { Gateway } from './gateway.js';
@@ -29,6 +30,7 @@ import { preloadValidators } from './openapi-validator.js';
 import { toPermissionString } from './permissions.js';
 import type { PermissionInput } from './permissions.js';
 import { createRequestListener } from './rest-server.js';
+import type { GlobalLimit } from './global-limit.js';
 import { FIXTURE_IDS_PER_MS, nextSnowflake, pastTimestamp, shardOf } from './snowflake.js';
 import { SandboxState } from './state.js';
 import type { ChannelRename, InteractionDelivery, Json, SandboxMessage } from './records.js';
@@ -67,6 +69,11 @@ export interface SandboxOptions {
 	 * window and `renames[].at` follow it, so a test with a fake clock can step past ten minutes.
 	 */
 	now?: () => number;
+	/**
+	 * Discord's global limit on bot-token requests per wall-clock second (default 50, as Discord); null turns
+	 * the refusals off (the counts go on). Interaction callbacks and webhooks are never counted.
+	 */
+	globalRequestsPerSecond?: number | null;
 }
 
 /** A forged, unsigned or replayed request and what the endpoint answered; `handle` records any REST use of its token. */
@@ -221,6 +228,20 @@ export class DiscordSandbox {
 	/** Milliseconds the stand-in spent handling REST requests so far, summed: Discord's share of a latency. */
 	get handlingMs(): number {
 		return this.state.handlingMs;
+	}
+
+	/**
+	 * Discord's global limit as enforced here: `refused` (429s with `global: true`), `perSecond` (epoch second →
+	 * bot-token requests that arrived), `peakPerSecond`, and `limit` (settable; null: none).
+	 */
+	get globalLimit(): GlobalLimit {
+		return this.state.globalLimit;
+	}
+
+	/** A guild's text and voice channel ids (categories left out), as the fixture made them. */
+	guildChannelIds(guildId: string): string[] {
+		const guild = this.state.guildById(guildId);
+		return guild ? [...guild.channelIds, ...guild.voiceChannelIds] : [];
 	}
 
 	get identifyCount(): number {
@@ -494,9 +515,29 @@ export class DiscordSandbox {
 		return this.state.commands.get(guildId ?? 'global') ?? [];
 	}
 
+	/** The bot's direct messages to a user (`POST /users/@me/channels`, then a post there), in order. */
+	directMessages(userId: string): SandboxMessage[] {
+		return directMessagesTo(this.state, userId);
+	}
+
+	/** Makes a user refuse the bot's DMs (403 50007), as when they share no server or turned DMs off; false undoes it. */
+	refuseDirectMessages(userId: string, refused = true): void {
+		const { closed } = directMessagesOf(this.state);
+		if (refused) closed.add(userId);
+		else closed.delete(userId);
+	}
+
 	/** Public messages posted in a channel (non-ephemeral replies, follow-ups, channel.send), as they stand now. */
 	channelMessages(channelId: string): SandboxMessage[] {
 		return this.state.messages.byChannel.get(channelId) ?? [];
+	}
+
+	/** Deletes a public message as a moderator would: REST answers 404 10008 for it from now on. */
+	deleteMessage(messageId: string): void {
+		const message = this.state.messages.byId.get(messageId);
+		if (!message) return;
+		for (const attachment of message.attachments) this.state.messages.files.delete(attachment.id);
+		this.state.messages.delete(message);
 	}
 
 	/** Bytes served for an attachment URL the sandbox handed out, or undefined. */
@@ -652,6 +693,7 @@ export async function startDiscordSandbox(options: SandboxOptions = {}): Promise
 		DEFAULT_USER_ID,
 	);
 	if (options.preloadValidators && state.settings.validateSchema) preloadValidators();
+	if (options.globalRequestsPerSecond !== undefined) state.globalLimit.limit = options.globalRequestsPerSecond;
 	const gateway = new Gateway({
 		token,
 		heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41250,
@@ -664,7 +706,7 @@ export async function startDiscordSandbox(options: SandboxOptions = {}): Promise
 	state.dispatchEvent = (event, data, guildId) => {
 		if (gateway.identifyCount > 0) gateway.dispatch(event, data, guildId);
 	};
-	const routes = [...interactionRoutes, ...appRoutes, ...oauthRoutes, ...guildRoutes, ...channelRoutes];
+	const routes = [...interactionRoutes, ...appRoutes, ...oauthRoutes, ...guildRoutes, ...channelRoutes, ...dmRoutes];
 	const server = createServer(createRequestListener(state, routes));
 	server.on('upgrade', (request, socket, head: Buffer) => {
 		if ((request.url ?? '').startsWith('/gateway')) gateway.handleUpgrade(request, socket, head);

@@ -5,6 +5,7 @@ import { MessageStore } from './messages.js';
 import { OAuthStore } from './oauth.js';
 import type { Problem } from './problems.js';
 import { parseFixtureSnowflake } from './snowflake.js';
+import { GlobalLimit } from './global-limit.js';
 import type {
 	ChannelRename,
 	Json,
@@ -62,6 +63,8 @@ export class SandboxState {
 	readonly startedAt = performance.now();
 	/** Time spent handling REST requests, summed (parsing, checks, answering). */
 	handlingMs = 0;
+	/** Discord's global limit of bot-token requests per second; tests read its counts. */
+	readonly globalLimit = new GlobalLimit();
 	/** ws://127.0.0.1:PORT/gateway, set once the server listens. */
 	gatewayUrl = '';
 	/** The application's Ed25519 public key (hex), as `verify_key` reports it; set once HTTP delivery has its key pair. */

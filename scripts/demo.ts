@@ -16,12 +16,16 @@ import { generateDemoEvents, openStatsStore, seedDemoAccount, startStatsServer }
 import { registerBotCommands } from '../test/app/harness.js';
 import { startDiscordSandbox, type InteractionHandle, type SandboxMessage } from '../sandbox/index.js';
 import { startFaultyUpstream, type UpstreamMode } from './demo/faulty-upstream.js';
+import { writeEmbeds } from './demo/embeds.js';
 import { renderDemoPage, renderLanguageIndex, type DemoStep } from './demo/html-page.js';
 import { seedDemoHistory } from './demo/seed-history.js';
+import { playDigestFlow } from './demo/digest.js';
 import { playWatchFlows } from './demo/watch.js';
+import { playBoardFlow } from './demo/board.js';
+import { playGoalFlow, setDashboardGoal } from './demo/goals.js';
 import { openScreenshotTab, screenshotDashboardPages } from './demo/screenshots.js';
 import { writeDashboardPages } from './demo/web.js';
-import { freePort, offlineBotEnv, seatDashboardPeople } from './demo/web-stack.js';
+import { freePort, offlineBotEnv, seatDashboardPeople, WEB_PEOPLE } from './demo/web-stack.js';
 
 // DEMO_OUTPUT_DIR lets the demo's own test write elsewhere.
 const OUTPUT_DIR = resolve(process.env.DEMO_OUTPUT_DIR ?? 'demo-output');
@@ -267,6 +271,7 @@ function openPass(locale: Locale, index: number, guild: DemoGuild): DemoPass {
 			'/server-key status',
 			await run({ name: 'server-key', subcommand: 'status', userId: admin, permissions: MANAGE_SERVER }),
 		);
+		await playGoalFlow({ admin, manageServer: MANAGE_SERVER, run, record });
 		record(
 			"The server's stats",
 			'/stats scope:server days:7',
@@ -336,6 +341,17 @@ function openPass(locale: Locale, index: number, guild: DemoGuild): DemoPass {
 			},
 			index,
 		);
+		await playDigestFlow({ ctx: bot.ctx, sandbox, member, locale, run, record });
+		await playBoardFlow({
+			ctx: bot.ctx,
+			sandbox,
+			guildId: guild.id,
+			channelId: guild.defaultChannelId,
+			admin,
+			manageServer: MANAGE_SERVER,
+			run,
+			record,
+		});
 	};
 
 	return {
@@ -386,6 +402,7 @@ try {
 		memberKey: memberAccount.apiKey,
 		serverKey: serverAccount.apiKey,
 	});
+	await setDashboardGoal(bot.ctx, dashboardGuildId, WEB_PEOPLE.admin);
 	// The dashboard's pages are written while the member flows play; the screenshots are taken after them.
 	const dashboardOut = join(OUTPUT_DIR, 'web');
 	const dashboardPages = writeDashboardPages(
@@ -434,6 +451,7 @@ try {
 	if ('error' in written) throw written.error;
 	assertNoKeyIn(dashboardOut, [memberAccount.apiKey, serverAccount.apiKey]);
 	console.log(written.line);
+	console.log(await writeEmbeds(bot.ctx, `http://127.0.0.1:${dashboardPort}`, dashboardGuildId, dashboardOut));
 	// After the flows: Chromium beside them on two cores slows both down more than it saves.
 	console.log(await screenshotDashboardPages(await openScreenshotTab(), dashboardOut));
 } finally {

@@ -34,6 +34,10 @@ export interface Config {
 	statChannelMinutes: number;
 	/** Minutes between two evaluations of the alerts. */
 	alertCheckMinutes: number;
+	/** Minutes between two refreshes of the boards (`/board`): a message edit, no rename limit. */
+	boardMinutes: number;
+	/** Bot-token REST calls per wall-clock second, all processes together (Discord allows 50; interactions excepted). */
+	discordRestPerSecond: number;
 	/** Gateway shards in total; 'auto' asks Discord. */
 	shardCount: number | 'auto';
 	/** Processes the shards are spread over (ShardingManager when above 1). */
@@ -100,6 +104,19 @@ export type ConfigPurpose = 'bot' | 'register' | 'web';
  * secret values never appear in the message.
  */
 export function loadConfig(env: Env = process.env, purpose: ConfigPurpose = 'bot'): Config {
+	const { config, problems } = readConfig(env, purpose);
+	if (problems.length > 0) throw new ConfigError(problems);
+	return config;
+}
+
+/**
+ * loadConfig without the verdict: each variable read on its own, a bad one left at its default and named in
+ * `problems`, each problem starting with the variable it blames. The doctor runs what does not depend on it.
+ */
+export function readConfig(
+	env: Env = process.env,
+	purpose: ConfigPurpose = 'bot',
+): { config: Config; problems: string[] } {
 	const readers = envReaders(env);
 	const { problems, read, integer, oneOf, snowflake } = readers;
 	// `npm run web` reads everything the bot reads (store, secrets, stats endpoint) and needs WEB_PORT.
@@ -136,6 +153,8 @@ export function loadConfig(env: Env = process.env, purpose: ConfigPurpose = 'bot
 		historyDays: integer('HISTORY_DAYS', 400, MIN_HISTORY_DAYS, 3660),
 		statChannelMinutes: integer('STAT_CHANNEL_MINUTES', 10, MIN_WATCH_MINUTES, 1440),
 		alertCheckMinutes: integer('ALERT_CHECK_MINUTES', 15, MIN_WATCH_MINUTES, 1440),
+		boardMinutes: integer('BOARD_MINUTES', 15, MIN_WATCH_MINUTES, 1440),
+		discordRestPerSecond: integer('DISCORD_REST_PER_SECOND', 40, 1, 50),
 		...scale,
 		...readMetricsSettings(readers),
 		...readWebSettings(readers, purpose),
@@ -144,8 +163,7 @@ export function loadConfig(env: Env = process.env, purpose: ConfigPurpose = 'bot
 	if (purpose === 'bot' && config.webPort !== null && config.botProcesses > 1) {
 		problems.push('WEB_PORT serves the dashboard inside npm start only with BOT_PROCESSES=1: run it with npm run web');
 	}
-	if (problems.length > 0) throw new ConfigError(problems);
-	return config;
+	return { config, problems };
 }
 
 function readDiscordSettings(readers: ReturnType<typeof envReaders>, isBot: boolean) {

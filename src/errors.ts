@@ -102,6 +102,14 @@ export class ChannelRefusedError extends Error {
 	}
 }
 
+/** Discord no longer has the message (404 10008 Unknown Message): someone deleted it; a new one may be posted. */
+export class MessageGoneError extends Error {
+	override name = 'MessageGoneError';
+	constructor(options?: { cause?: unknown }) {
+		super('the message no longer exists', options);
+	}
+}
+
 /**
  * Discord answered a channel rename with 429: at most two renames of a channel per 10 minutes. Nothing may be
  * sent to rename that channel again before `retryAfterMs` has passed.
@@ -113,5 +121,16 @@ export class RenameRateLimitedError extends Error {
 		options?: { cause?: unknown },
 	) {
 		super(`Discord refuses renames of this channel for ${Math.ceil(retryAfterMs / 1000)} s`, options);
+	}
+}
+
+/**
+ * Discord refused a direct message (403 50007 Cannot send messages to this user): the member shares no server with
+ * the bot or does not accept DMs from server members. Retrying changes nothing.
+ */
+export class DirectMessagesClosedError extends Error {
+	override name = 'DirectMessagesClosedError';
+	constructor(options?: { cause?: unknown }) {
+		super('the member does not accept direct messages from the bot', options);
 	}
 }

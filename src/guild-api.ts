@@ -14,6 +14,26 @@ export interface GuildApi {
 	 * channel is gone or the bot may not post there.
 	 */
 	postMessage(channelId: string, message: ChannelMessage, options?: { nonce?: string }): Promise<void>;
+	/**
+	 * Posts as postMessage does and returns the new message's id, for a message the bot edits later. With a
+	 * `nonce`, Discord answers a repeat within a few minutes with the earlier message instead of a second one.
+	 */
+	createMessage(channelId: string, message: ChannelMessage, options?: { nonce?: string }): Promise<string>;
+	/**
+	 * Replaces the bot's message: its text, embeds and files (only `message.files` stay attached). Rejects with
+	 * MessageGoneError when the message was deleted, ChannelRefusedError when the channel is gone or refuses.
+	 */
+	editMessage(channelId: string, messageId: string, message: ChannelMessage): Promise<void>;
+	/**
+	 * Whether the bot's message is still there; `unknown` when Discord would not say (no Read Message History).
+	 * Rejects with ChannelRefusedError when the channel is gone or the bot may not see it.
+	 */
+	messageState(channelId: string, messageId: string): Promise<ResourceState>;
+	/**
+	 * A direct message to a member: opens (or reuses) the DM channel, then posts as postMessage does. Rejects with
+	 * DirectMessagesClosedError when Discord refuses (50007), which no retry changes.
+	 */
+	sendDirectMessage(userId: string, message: ChannelMessage, options?: { nonce?: string }): Promise<void>;
 	roleState(guildId: string, roleId: string): Promise<ResourceState>;
 	channelState(guildId: string, channelId: string): Promise<ResourceState>;
 	/** The server's name as Discord has it (read once, then cached for a while); null when Discord could not say. */

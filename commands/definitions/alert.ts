@@ -23,7 +23,7 @@ export const definition = described(new SlashCommandBuilder(), 'watch.commands.a
 					.addChannelTypes(...optionChannelTypes('posts')),
 			)
 			.addNumberOption((option) =>
-				described(option, 'watch.commands.alert.addThreshold').setName('threshold').setRequired(true).setMinValue(1),
+				described(option, 'watch.commands.alert.addThreshold').setName('threshold').setMinValue(1),
 			),
 	)
 	.addSubcommand((sub) =>

@@ -1,6 +1,9 @@
 import type { CommandDefinition } from '../../src/discord/command-module.js';
 import { definition as alert } from './alert.js';
+import { definition as board } from './board.js';
+import { definition as digest } from './digest.js';
 import { definition as exportCommand } from './export.js';
+import { definition as goal } from './goal.js';
 import { definition as help } from './help.js';
 import { definition as link } from './link.js';
 import { definition as report } from './report.js';
@@ -22,4 +25,7 @@ export const commandDefinitions: readonly CommandDefinition[] = [
 	settings,
 	statchannel,
 	alert,
+	board,
+	digest,
+	goal,
 ];

@@ -12,7 +12,10 @@ import { type ReportPause, type ReportRecord } from '../reports/report-record.js
 import { listLinkedKeys } from '../links/list-linked-keys.js';
 import { createHistorySampler, type HistorySampler } from '../history/sampler.js';
 import { watchRunners } from '../watch/watch-context.js';
+import { boardRunner } from '../boards/board-context.js';
+import { digestRunner } from '../digests/digest-context.js';
 import { realClock, startAll, type Clock } from '../periodic-runner.js';
+import { withRestJob } from '../rest-job.js';
 
 export interface BackgroundJobs {
 	/** Stops the report scheduler, the sampler and the watchers after the work in flight; call before closing the store. */
@@ -21,7 +24,8 @@ export interface BackgroundJobs {
 
 /**
  * Starts what runs without an interaction: scheduled reports (posted with the context's GuildApi) and, unless
- * HISTORY_SAMPLING=off, the daily history sampler, and the stat channels and alerts (`watch: false` leaves those out).
+ * HISTORY_SAMPLING=off, the daily history sampler, and the stat channels, alerts, boards and weekly digests
+ * (`watch: false` leaves those out).
  * Every process may start them: they coordinate through the store.
  */
 export function startBackgroundJobs(
@@ -34,16 +38,19 @@ export function startBackgroundJobs(
 		reports,
 		claimOnce: async (key, ttlMs) => (await ctx.coordinator.claim(key, ttlMs)).claimed,
 		post: async (record, _dueAt, slot) => {
-			const outcome = await postReport(
-				{
-					reports,
-					buildPost: async (current) => buildReportPost(ctx, current),
-					postMessage: options.postMessage ?? ctx.guildApi.postMessage,
-					now: clock.now,
-					log: ctx.log,
-				},
-				record,
-				slot,
+			// Labelled in the REST budget's metrics; a report's time is the member's choice, so it is not spread.
+			const outcome = await withRestJob('reports', async () =>
+				postReport(
+					{
+						reports,
+						buildPost: async (current) => buildReportPost(ctx, current),
+						postMessage: options.postMessage ?? ctx.guildApi.postMessage,
+						now: clock.now,
+						log: ctx.log,
+					},
+					record,
+					slot,
+				),
 			);
 			if (typeof outcome === 'object') await auditPause(ctx, record, outcome.paused);
 		},
@@ -53,7 +60,8 @@ export function startBackgroundJobs(
 		rescanMs: options.rescanMs,
 	});
 	const sampler = historySampler(ctx, clock);
-	const watchers = options.watch === false ? [] : watchRunners(ctx, clock);
+	const watchers =
+		options.watch === false ? [] : [...watchRunners(ctx, clock), boardRunner(ctx, clock), digestRunner(ctx, clock)];
 	return startAll([scheduler, ...(sampler ? [sampler] : []), ...watchers]);
 }
 

@@ -9,6 +9,8 @@ import type { Logger } from '../logger.js';
 import { createMetrics, type StoreOperation } from '../metrics/index.js';
 import { startBackgroundJobs } from './background-jobs.js';
 import { botGuildApi, createBotRest } from '../discord/bot-rest.js';
+import { openRestBudget } from '../discord/rest-budget.js';
+import { registerRestBudgetMetrics } from '../metrics/rest-budget-metrics.js';
 import { createChartRenderer } from '../render/create-chart-renderer.js';
 import { createSettingsStore, SETTINGS_CACHE_TTL_MS } from '../settings/settings-store.js';
 import { createStatsClient } from '../stats-api/client.js';
@@ -49,6 +51,14 @@ export async function openBotServices(
 	const { namespacePrefix } = options;
 	const stores = await openStores(config.storeUrl, { onError, namespacePrefix });
 	const coordinator = await openCoordinator(config.storeUrl, { onError, namespacePrefix });
+	// Every process and worker on this store spends one budget of bot-token calls per second.
+	const restBudget = await openRestBudget(config.storeUrl, {
+		perSecond: config.discordRestPerSecond,
+		processes: config.botProcesses,
+		namespacePrefix,
+		onError,
+	});
+	registerRestBudgetMetrics(metrics.registry);
 	// One process owns a SQLite file, so in-process locks and cooldowns are exact there and cost no write.
 	const shared = storeSchemeOf(config.storeUrl) !== 'sqlite';
 	const withLock = shared ? claimLock(coordinator) : createKeyedMutex();
@@ -104,7 +114,7 @@ export async function openBotServices(
 			withLock,
 			cacheTtlMs: shared ? SETTINGS_CACHE_TTL_MS.shared : SETTINGS_CACHE_TTL_MS.oneProcess,
 		}),
-		guildApi: botGuildApi(createBotRest(config)),
+		guildApi: botGuildApi(createBotRest(config, restBudget)),
 		log,
 		metrics,
 		now: options.now,
@@ -121,6 +131,7 @@ export async function openBotServices(
 				await renderer.close();
 				await stats.close();
 				await coordinator.close();
+				await restBudget.close();
 				await stores.close();
 			})();
 			return closing;

@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import { createBotRest } from '../discord/bot-rest.js';
+import { botRestOf, createBotRest } from '../discord/bot-rest.js';
 import type { BotContext } from '../discord/context.js';
 import type { Logger } from '../logger.js';
 import type { CoreContext } from '../stats/core-context.js';
@@ -32,7 +32,8 @@ export function webDepsOf(ctx: CoreContext, log: Logger = ctx.log): WebDeps {
 		now: ctx.now,
 		log,
 		web: createWebStore(ctx.stores.web),
-		botGuilds: createBotGuilds(createBotRest(config)),
+		// The bot's own client, so the dashboard's reads draw from the budget every process shares.
+		botGuilds: createBotGuilds(botRestOf(ctx.guildApi) ?? createBotRest(config)),
 		oauth: createOAuthClient({
 			apiUrl: config.discordApiUrl,
 			clientId: config.applicationId ?? '',

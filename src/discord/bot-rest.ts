@@ -11,27 +11,41 @@ import {
 } from 'discord.js';
 import { API } from './core-api.js';
 import type { Config } from '../config.js';
-import { ChannelRefusedError, RenameRateLimitedError, type ChannelRefusal } from '../errors.js';
+import {
+	ChannelRefusedError,
+	DirectMessagesClosedError,
+	MessageGoneError,
+	RenameRateLimitedError,
+	type ChannelRefusal,
+} from '../errors.js';
 import type { ChannelDescription, GuildApi } from '../guild-api.js';
 import type { MessagePayload } from './interaction.js';
 import { toMessageBody } from './message-body.js';
 import { INTERACTION_REQUESTS_PER_SECOND } from './client.js';
+import { applyRestBudget, processRestBudget, type RestBudget } from './rest-budget.js';
 
 /**
  * The one REST client for the bot token's calls outside interactions (reports, audit lines, role and
  * channel checks): no gateway needed, so every transport and process has one, and @discordjs/rest keeps
  * Discord's rate limits across all of them.
  */
-export function createBotRest(config: Pick<Config, 'discordApiUrl' | 'discordToken'>): REST {
-	const rest = new REST({ api: config.discordApiUrl }).setToken(config.discordToken);
-	renameClients.set(rest, createRenameRest(config));
+export function createBotRest(
+	config: Pick<Config, 'discordApiUrl' | 'discordToken'> & Partial<Pick<Config, 'discordRestPerSecond'>>,
+	/** The budget shared by every process on the store (openRestBudget); default: this process's own. */
+	budget: RestBudget = processRestBudget(config.discordRestPerSecond),
+): REST {
+	// Every call of both clients draws from the one budget before @discordjs/rest sees it.
+	const rest = applyRestBudget(new REST({ api: config.discordApiUrl }).setToken(config.discordToken), budget);
+	renameClients.set(rest, applyRestBudget(createRenameRest(config), budget));
 	return rest;
 }
 
 /** Each bot REST client's companion for channel renames (see createRenameRest). */
 const renameClients = new WeakMap<REST, REST>();
 
-const isRename = (data: RateLimitData) => data.method.toUpperCase() === 'PATCH' && data.route === '/channels/:id';
+// A global 429 is not the channel's: @discordjs/rest waits it out and renames then, never a refresh later.
+const isRename = (data: RateLimitData) =>
+	!data.global && data.method.toUpperCase() === 'PATCH' && data.route === '/channels/:id';
 
 /**
  * A second client of the same REST module, for channel renames only. Discord allows two renames of a channel
@@ -79,9 +93,12 @@ export async function postChannelMessage(
 
 // Discord's JSON error codes for a channel that is gone and for a bot that may not act in it.
 const UNKNOWN_CHANNEL = 10_003;
+const UNKNOWN_MESSAGE = 10_008;
 const UNKNOWN_GUILD = 10_004;
 const MISSING_ACCESS = 50_001;
 const MISSING_PERMISSIONS = 50_013;
+/** 403 on a DM: the member shares no server with the bot or does not accept DMs from server members. */
+const CANNOT_MESSAGE_USER = 50_007;
 
 /** Discord's answers that no retry would change, as the core's reason; null for anything else. */
 export function channelRefusalOf(error: unknown): ChannelRefusal | null {
@@ -90,6 +107,15 @@ export function channelRefusalOf(error: unknown): ChannelRefusal | null {
 	if (code === UNKNOWN_CHANNEL || code === UNKNOWN_GUILD || error.status === 404) return 'channelGone';
 	if (code === MISSING_ACCESS || code === MISSING_PERMISSIONS || error.status === 403) return 'missingPermissions';
 	return null;
+}
+
+/** A deleted message is MessageGoneError, a refusing channel ChannelRefusedError; anything else unchanged. */
+function messageErrorOf(error: unknown): unknown {
+	if (error instanceof DiscordAPIError && Number(error.code) === UNKNOWN_MESSAGE) {
+		return new MessageGoneError({ cause: error });
+	}
+	const refusal = channelRefusalOf(error);
+	return refusal === null ? error : new ChannelRefusedError(refusal, { cause: error });
 }
 
 /** A server's name changes rarely; an hour-old name in a chart title is fine and saves a call per chart. */
@@ -120,6 +146,7 @@ export function botGuildApi(rest: REST, options: BotGuildApiOptions = {}): Guild
 		}
 	};
 	const renameRest = renameClients.get(rest);
+	const dmChannels = directMessageChannels(rest);
 	let botUserId: Promise<string> | null = null;
 	const ownId = async () => {
 		botUserId ??= api.users.getCurrent().then(
@@ -131,13 +158,55 @@ export function botGuildApi(rest: REST, options: BotGuildApiOptions = {}): Guild
 		);
 		return botUserId;
 	};
-	return {
+	const guildApi: GuildApi = {
 		async postMessage(channelId, message, options = {}) {
 			try {
 				await postChannelMessage(rest, channelId, message, { nonce: options.nonce });
 			} catch (error) {
 				const refusal = channelRefusalOf(error);
 				throw refusal === null ? error : new ChannelRefusedError(refusal, { cause: error });
+			}
+		},
+		async createMessage(channelId, message, options = {}) {
+			try {
+				return (await postChannelMessage(rest, channelId, message, { nonce: options.nonce })).id;
+			} catch (error) {
+				throw messageErrorOf(error);
+			}
+		},
+		async editMessage(channelId, messageId, message) {
+			// `files` always given: the body then lists the attachments to keep (only the new ones), so the old
+			// chart goes instead of piling up beside the new one.
+			const { body, files } = toMessageBody({ ...message, files: message.files ?? [] }, null);
+			try {
+				await rest.patch(Routes.channelMessage(channelId, messageId), { body, files });
+			} catch (error) {
+				throw messageErrorOf(error);
+			}
+		},
+		async messageState(channelId, messageId) {
+			try {
+				await rest.get(Routes.channelMessage(channelId, messageId));
+				return 'exists';
+			} catch (error) {
+				const mapped = messageErrorOf(error);
+				if (mapped instanceof MessageGoneError) return 'deleted';
+				// Reading a message takes Read Message History, which posting and editing do not: without it, unknown.
+				if (mapped instanceof ChannelRefusedError && Number((error as DiscordAPIError).code) === MISSING_PERMISSIONS) {
+					return 'unknown';
+				}
+				throw mapped;
+			}
+		},
+		async sendDirectMessage(userId, message, options = {}) {
+			try {
+				const channelId = await dmChannels.open(userId);
+				await postChannelMessage(rest, channelId, message, { nonce: options.nonce });
+			} catch (error) {
+				if (error instanceof DiscordAPIError && Number(error.code) === CANNOT_MESSAGE_USER) {
+					throw new DirectMessagesClosedError({ cause: error });
+				}
+				throw error;
 			}
 		},
 		async roleState(guildId, roleId) {
@@ -192,6 +261,32 @@ export function botGuildApi(rest: REST, options: BotGuildApiOptions = {}): Guild
 			}
 		},
 	};
+	guildApiRests.set(guildApi, rest);
+	return guildApi;
+}
+
+/** DM channel ids never change for a member: opened once per process, then reused (bounded). */
+const DM_CHANNEL_CACHE_SIZE = 10_000;
+
+function directMessageChannels(rest: REST) {
+	const ids = new Map<string, string>();
+	return {
+		async open(userId: string): Promise<string> {
+			const known = ids.get(userId);
+			if (known) return known;
+			const channel = (await rest.post(Routes.userChannels(), { body: { recipient_id: userId } })) as { id: string };
+			if (ids.size >= DM_CHANNEL_CACHE_SIZE) ids.delete(ids.keys().next().value ?? '');
+			ids.set(userId, channel.id);
+			return channel.id;
+		},
+	};
+}
+
+const guildApiRests = new WeakMap<GuildApi, REST>();
+
+/** The REST client behind a botGuildApi, so other readers (the dashboard) share its budget and rate limits. */
+export function botRestOf(api: GuildApi): REST | undefined {
+	return guildApiRests.get(api);
 }
 
 async function describeChannel(api: API, guildId: string, channelId: string): Promise<ChannelDescription> {

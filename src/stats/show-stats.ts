@@ -4,6 +4,7 @@ import type { StatsTarget } from './request.js';
 import type { StatsDays, StatsMetric } from '../stats-options.js';
 import type { StatsScope } from '../stats-options.js';
 import { fetchStatsFor, type FetchDeps } from './resolve-key.js';
+import { goalsForTarget } from '../goals/goal-store.js';
 import { buildStatsReply, type StatsReply, type StatsReplyDeps, type StatsView } from './stats-reply.js';
 
 /**
@@ -22,9 +23,15 @@ export async function showStats(
 	view: Omit<StatsView, 'scope'> & { scope?: StatsScope },
 ): Promise<StatsReply> {
 	const serverName = serverNameFor(ctx, target, view.serverName);
+	const goals = goalsForTarget(ctx, target);
 	const result = await fetchStatsFor(ctx, target);
 	// The target decides the scope; a view's own scope (older callers pass one) cannot contradict it.
-	return buildStatsReply(ctx, result, { ...view, scope: target.scope, serverName: await serverName });
+	return buildStatsReply(ctx, result, {
+		...view,
+		scope: target.scope,
+		serverName: await serverName,
+		goals: await goals,
+	});
 }
 
 /**

@@ -11,6 +11,8 @@ import { historyWithSnapshot, type HistoryDeps } from './account-history.js';
 import { renderStatsChart, type ChartDeps } from './chart-view.js';
 import type { StatsRequest } from './request.js';
 import type { StatsMetric } from '../stats-options.js';
+import { withGoalFields } from '../goals/goal-embed.js';
+import type { Goal } from '../goals/goal-record.js';
 
 /** The reply model of a stats request: an embed and, when a chart could be drawn, its PNG. */
 export interface StatsReply {
@@ -29,6 +31,8 @@ export interface StatsView extends Omit<StatsRequest, 'metric'> {
 	serverName?: string | null;
 	/** The bot's clock, epoch ms (tests inject it); decides which UTC day is today. */
 	now?: number;
+	/** The goals set on the target (the member for scope:me, the server for scope:server): one field each. */
+	goals?: readonly Goal[];
 }
 
 /** The history a snapshot is folded into, the renderer that draws the chart, and the bot's clock (default Date.now). */
@@ -55,6 +59,7 @@ export async function buildStatsReply(ctx: StatsReplyDeps, result: StatsResult, 
 		notes: chart.notes,
 		sharedBy: view.sharedBy ?? null,
 		now,
+		goals: view.goals ?? [],
 	});
 	const files =
 		chart.png && chart.fileName ? [{ name: chart.fileName, data: chart.png, contentType: 'image/png' }] : [];
@@ -74,10 +79,15 @@ function embedFor(
 	result: StatsResult,
 	record: HistoryRecord | null,
 	today: string,
-	options: Omit<StatsEmbedOptions, 'comparisons'>,
+	{ goals, ...options }: Omit<StatsEmbedOptions, 'comparisons'> & { goals: readonly Goal[] },
 ): APIEmbed {
 	const build = () =>
-		buildStatsEmbed(result, { ...options, comparisons: comparePeriods(record, result.snapshot, today) });
+		withGoalFields(
+			buildStatsEmbed(result, { ...options, comparisons: comparePeriods(record, result.snapshot, today) }),
+			goals,
+			record,
+			options,
+		);
 	if (result.isStale || record === null) return build();
 	let bySnapshot = lastEmbeds.get(result.snapshot);
 	if (!bySnapshot) lastEmbeds.set(result.snapshot, (bySnapshot = new ObjectViewMemo(EMBEDS_PER_RECORD)));
@@ -88,6 +98,7 @@ function embedFor(
 		options.chartFileName,
 		options.notes,
 		options.sharedBy,
+		goals.map((goal) => [goal.metric, goal.period, goal.target]),
 	]);
 	return bySnapshot.get(record, view, build);
 }

@@ -20,6 +20,7 @@ import { auditWatch, serverLocale, watchStoreOf } from './watch-context.js';
 import {
 	ALERT_THRESHOLDS,
 	freshAlertState,
+	GOAL_ALERT_KINDS,
 	isAlertKind,
 	MAX_ALERTS_PER_SERVER,
 	WATCH_SCHEMA_VERSION,
@@ -144,6 +145,7 @@ export async function listAlerts(
 
 /** Whole numbers within the kind's range (the table of docs/watch.md). */
 function readThreshold(kind: AlertKind, value: number | null): number {
+	if (GOAL_ALERT_KINDS.includes(kind)) return 0;
 	const { min, max } = ALERT_THRESHOLDS[kind];
 	if (value !== null && Number.isInteger(value) && value >= min && value <= max) return value;
 	if (kind === 'sends-milestone' || kind === 'joins-milestone') {

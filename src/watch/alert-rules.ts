@@ -3,6 +3,8 @@ import type { HistoryRecord } from '../history/record.js';
 import { addDays, startOfDate, utcDateOf } from '../history/utc-days.js';
 import type { StatsSnapshot } from '../stats-api/snapshot.js';
 import type { AlertFiring, AlertKind, AlertState } from './watch-record.js';
+import { evaluateGoalAlert, type GoalFiringFigures } from '../goals/goal-alert-rules.js';
+import type { Goal } from '../goals/goal-record.js';
 
 /** failed-share counts only once the day has this many attempts (sends + failed sends). */
 export const MIN_ATTEMPTS_FOR_SHARE = 20;
@@ -16,6 +18,8 @@ export interface AlertObservation {
 	now: number;
 	snapshot: StatsSnapshot;
 	history: HistoryRecord;
+	/** The server's goals, for the goal kinds. */
+	goals?: readonly Goal[];
 }
 
 export interface AlertEvaluation {
@@ -42,7 +46,7 @@ export function evaluateAlert(
 	};
 }
 
-type Step = { state: AlertState; fire: { value: number; since: number } | null };
+type Step = { state: AlertState; fire: { value: number; since: number; goal?: GoalFiringFigures } | null };
 type Rule = (threshold: number, state: AlertState, observation: AlertObservation) => Step;
 
 const notEnoughData = (state: AlertState): Step => ({ state: { ...state, notEnoughData: true }, fire: null });
@@ -119,4 +123,8 @@ const RULES: Record<AlertKind, Rule> = {
 	'no-sends': noSends,
 	'sends-milestone': milestone('sends'),
 	'joins-milestone': milestone('joins'),
+	'goal-reached': (_threshold, state, observation) =>
+		evaluateGoalAlert('goal-reached', state, { ...observation, goals: observation.goals ?? [] }),
+	'goal-at-risk': (_threshold, state, observation) =>
+		evaluateGoalAlert('goal-at-risk', state, { ...observation, goals: observation.goals ?? [] }),
 };

@@ -4,9 +4,10 @@ import type { HistoryRecord } from '../history/record.js';
 import type { ClaimResult } from '../store/claim-types.js';
 import type { StatsResult } from '../stats-api/snapshot.js';
 import { evaluateAlert } from './alert-rules.js';
-import { createPeriodicRunner, errorName, type JobLog, type PeriodicRunner } from '../periodic-runner.js';
-import { forEachLimited } from './periodic.js';
-import type { AlertFiring, AlertRecord, WatchPause } from './watch-record.js';
+import { errorName, type JobLog, type PeriodicRunner } from '../periodic-runner.js';
+import { createSpreadJob } from '../periodic/spread.js';
+import { GOAL_ALERT_KINDS, type AlertFiring, type AlertRecord, type WatchPause } from './watch-record.js';
+import type { Goal } from '../goals/goal-record.js';
 import type { WatchStore } from './watch-store.js';
 
 /**
@@ -29,6 +30,8 @@ export interface AlertDeps {
 	claim: (key: string, ttlMs: number) => Promise<ClaimResult>;
 	now: () => number;
 	log: JobLog;
+	/** The server's goals, read when it has a goal alert. */
+	serverGoals?: (guildId: string) => Promise<Goal[]>;
 }
 
 export const alertFiringClaimKey = (record: Pick<AlertRecord, 'guildId' | 'id'>, number: number) =>
@@ -48,22 +51,24 @@ export function alertNonce(record: Pick<AlertRecord, 'guildId' | 'id'>, number: 
 export async function checkServerAlerts(deps: AlertDeps, guildId: string): Promise<void> {
 	const alerts = (await deps.watch.alerts.listServer(guildId)).filter((record) => !record.paused);
 	if (alerts.length === 0) return;
-	let observation: { result: StatsResult; history: HistoryRecord } | null = null;
+	let observation: { result: StatsResult; history: HistoryRecord; goals: Goal[] } | null = null;
 	try {
+		const watchesGoals = alerts.some((alert) => GOAL_ALERT_KINDS.includes(alert.kind));
+		const goals = watchesGoals && deps.serverGoals ? deps.serverGoals(guildId) : Promise.resolve([]);
 		const result = await deps.fetchServerSnapshot(guildId);
-		observation = { result, history: await deps.historyWith(result, deps.now()) };
+		observation = { result, history: await deps.historyWith(result, deps.now()), goals: await goals };
 	} catch (error) {
 		deps.log.warn({ guildId, error: errorName(error) }, 'alert figures not read');
 	}
 	for (const alert of alerts) {
 		let current: AlertRecord | null = alert;
 		if (observation && !observation.result.isStale) {
-			const { result, history } = observation;
+			const { result, history, goals } = observation;
 			current = await deps.watch.alerts.update(guildId, alert.id, (stored) => {
 				// A firing still to post goes first; the rule moves on at the next evaluation.
 				if (!stored || stored.paused || stored.state.pending) return undefined;
 				const now = deps.now();
-				const { state } = evaluateAlert(stored, stored.state, { now, snapshot: result.snapshot, history });
+				const { state } = evaluateAlert(stored, stored.state, { now, snapshot: result.snapshot, history, goals });
 				return { ...stored, state };
 			});
 		}
@@ -115,11 +120,13 @@ export interface AlertWatcherOptions {
 	perMinute?: number;
 }
 
-export const alertRoundClaimKey = (guildId: string, round: number) => `alert-check:${guildId}:${round}`;
+/** The alerts' job name: metrics, claims and the REST budget's label. */
+export const ALERT_JOB = 'alerts';
 
 /**
- * Evaluates the alerts of every server that has any each ALERT_CHECK_MINUTES. Every process runs one; each
- * server's round is claimed, so one process reads its snapshot and evaluates it.
+ * Evaluates the alerts of every server that has any each ALERT_CHECK_MINUTES, each server at its own offset
+ * inside the interval. Every process runs one; each server's slot is claimed, so one process reads its
+ * snapshot and evaluates it.
  */
 export function createAlertWatcher(options: AlertWatcherOptions): PeriodicRunner {
 	const { deps } = options;
@@ -131,28 +138,27 @@ export function createAlertWatcher(options: AlertWatcherOptions): PeriodicRunner
 		nextCheckAt = Math.max(deps.now(), nextCheckAt) + intervalMs;
 		if (intervalMs > 0 && wait > 0) await new Promise<void>((resolve) => options.setTimer(resolve, wait));
 	};
-	return createPeriodicRunner({
-		name: 'alert check',
+	return createSpreadJob<string>({
+		job: ALERT_JOB,
 		everyMs: options.everyMs,
-		clock: { now: deps.now, setTimer: options.setTimer },
-		log: deps.log,
-		turn: async ({ round }) => {
+		list: async () => {
 			const guilds = new Set<string>();
 			for await (const record of deps.watch.alerts.listAll()) if (!record.paused) guilds.add(record.guildId);
-			await forEachLimited(toAsync(guilds), SERVER_CONCURRENCY, async (guildId) => {
-				try {
-					const claim = await deps.claim(alertRoundClaimKey(guildId, round), options.everyMs);
-					if (!claim.claimed) return;
-					await pace();
-					await checkServerAlerts(deps, guildId);
-				} catch (error) {
-					deps.log.warn({ guildId, error: errorName(error) }, 'alert check failed');
-				}
-			});
+			return guilds;
 		},
+		keyOf: (guildId) => guildId,
+		spreadBy: (guildId) => guildId,
+		serve: async (guildId) => {
+			try {
+				await pace();
+				await checkServerAlerts(deps, guildId);
+			} catch (error) {
+				deps.log.warn({ guildId, error: errorName(error) }, 'alert check failed');
+			}
+		},
+		claimOnce: async (key, ttlMs) => (await deps.claim(key, ttlMs)).claimed,
+		clock: { now: deps.now, setTimer: options.setTimer },
+		log: deps.log,
+		concurrency: SERVER_CONCURRENCY,
 	});
-}
-
-async function* toAsync<T>(items: Iterable<T>): AsyncGenerator<T> {
-	yield* items;
 }

@@ -1,6 +1,7 @@
 import { time, TimestampStyles } from 'discord.js';
 import { formatNumber, translator, type Locale, type Translate } from '../i18n/index.js';
 import type { ChannelMessage } from '../message.js';
+import { buildGoalAlertPost } from '../goals/goal-alert-post.js';
 import type { AlertFiring, AlertRecord, StatFigure, WatchPause } from './watch-record.js';
 
 const PERCENT_KINDS = new Set(['failed-share', 'sends-drop']);
@@ -38,6 +39,9 @@ export function describeAlertState(t: Translate, alert: AlertRecord): string {
 
 /** The post of one firing, in the server's language: the figure, the threshold, the value now, since when. */
 export function buildAlertPost(locale: Locale, alert: AlertRecord, firing: AlertFiring): ChannelMessage {
+	if (alert.kind === 'goal-reached' || alert.kind === 'goal-at-risk') {
+		return buildGoalAlertPost(locale, { id: alert.id, kind: alert.kind }, firing);
+	}
 	const t = translator(locale);
 	const value =
 		PERCENT_KINDS.has(alert.kind) || alert.kind === 'no-sends'

@@ -1,4 +1,5 @@
 // Adding, removing and listing a server's stat channels: the whole rule, for `/statchannel` and the dashboard alike.
+import { jobLateness, type JobLateness } from '../periodic/spread.js';
 import { auditActor, clockOf, requireManageServer, type Actor } from '../actor.js';
 import { isChannelFor } from '../channel-kinds.js';
 import { UserFacingError } from '../errors.js';
@@ -6,7 +7,7 @@ import { translator } from '../i18n/index.js';
 import { auditTime } from '../settings/audit.js';
 import { describeFigure } from './describe.js';
 import { statChannelPermissions } from './permissions.js';
-import { refreshStatChannel } from './stat-channels.js';
+import { refreshStatChannel, STAT_CHANNEL_JOB } from './stat-channels.js';
 import {
 	channelIdOf,
 	removeRecord,
@@ -151,5 +152,11 @@ export async function listStatChannels(
 		records: await watchStoreOf(ctx).statChannels.listServer(guildId),
 		max: MAX_STAT_CHANNELS_PER_SERVER,
 		everyMinutes: ctx.config.statChannelMinutes,
+		lateMinutes: lateMinutesOf(jobLateness(STAT_CHANNEL_JOB)),
 	};
+}
+
+/** A job's worst recent lateness in whole minutes, from this process's view (each process serves its share). */
+function lateMinutesOf(lateness: JobLateness | null): number | null {
+	return lateness === null ? null : Math.floor(lateness.worstMs / 60_000);
 }

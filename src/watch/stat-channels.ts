@@ -2,8 +2,8 @@ import { ChannelRefusedError, RenameRateLimitedError } from '../errors.js';
 import type { GuildApi } from '../guild-api.js';
 import type { Locale } from '../i18n/index.js';
 import type { StatsSnapshot } from '../stats-api/snapshot.js';
-import { createPeriodicRunner, errorName, type JobLog, type PeriodicRunner } from '../periodic-runner.js';
-import { forEachLimited } from './periodic.js';
+import { errorName, type JobLog, type PeriodicRunner } from '../periodic-runner.js';
+import { createSpreadJob } from '../periodic/spread.js';
 import { nextRenameAt, spendRename } from './rename-budget.js';
 import { statChannelName } from './stat-name.js';
 import type { StatChannelRecord, WatchPause } from './watch-record.js';
@@ -106,32 +106,39 @@ export interface StatChannelWatcherOptions {
 	setTimer: (fn: () => void, ms: number) => () => void;
 }
 
-export const statChannelRoundClaimKey = (record: Pick<StatChannelRecord, 'guildId' | 'channelId'>, round: number) =>
-	`statchannel-refresh:${record.guildId}:${record.channelId}:${round}`;
+/** The stat channels' job name: metrics, claims and the REST budget's label. */
+export const STAT_CHANNEL_JOB = 'statchannels';
 
 /**
- * Refreshes every stat channel of every server each STAT_CHANNEL_MINUTES. Every process runs one; each
- * channel's round is claimed in the store, so one process refreshes it.
+ * Refreshes every stat channel each STAT_CHANNEL_MINUTES, each at its server's own offset inside the interval.
+ * Every process runs one; each channel's slot is claimed in the store, so one process refreshes it; when the
+ * REST budget cannot rename them all in an interval, each is refreshed less often, in turn.
  */
 export function createStatChannelWatcher(options: StatChannelWatcherOptions): PeriodicRunner {
 	const { deps } = options;
-	return createPeriodicRunner({
-		name: 'stat channel refresh',
+	return createSpreadJob<StatChannelRecord>({
+		job: STAT_CHANNEL_JOB,
 		everyMs: options.everyMs,
+		list: async () => {
+			const active: StatChannelRecord[] = [];
+			for await (const record of deps.watch.statChannels.listAll()) if (!record.paused) active.push(record);
+			return active;
+		},
+		keyOf: (record) => `${record.guildId}:${record.channelId}`,
+		spreadBy: (record) => record.guildId,
+		serve: async (record) => {
+			try {
+				await refreshStatChannel(deps, record);
+			} catch (error) {
+				deps.log.warn(
+					{ guildId: record.guildId, channelId: record.channelId, error: errorName(error) },
+					'stat channel refresh failed',
+				);
+			}
+		},
+		claimOnce: options.claimOnce,
 		clock: { now: deps.now, setTimer: options.setTimer },
 		log: deps.log,
-		turn: async ({ round }) =>
-			forEachLimited(deps.watch.statChannels.listAll(), REFRESH_CONCURRENCY, async (record) => {
-				if (record.paused) return;
-				try {
-					if (!(await options.claimOnce(statChannelRoundClaimKey(record, round), options.everyMs))) return;
-					await refreshStatChannel(deps, record);
-				} catch (error) {
-					deps.log.warn(
-						{ guildId: record.guildId, channelId: record.channelId, error: errorName(error) },
-						'stat channel refresh failed',
-					);
-				}
-			}),
+		concurrency: REFRESH_CONCURRENCY,
 	});
 }

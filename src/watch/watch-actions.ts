@@ -23,6 +23,8 @@ export interface WatchList<R extends { paused: WatchPause | null }> {
 	max: number;
 	/** How often they are refreshed or checked. */
 	everyMinutes: number;
+	/** How late the refreshes run at worst lately, in whole minutes (0: on time); null when not known here. */
+	lateMinutes?: number | null;
 }
 
 /** Both features watch the server's account: without a readable server key there is nothing to show. */

@@ -19,6 +19,7 @@ import { createAlertWatcher, type AlertDeps } from './alerts.js';
 import { buildAlertPost, describeWatchPause } from './describe.js';
 import { createStatChannelWatcher, type StatChannelDeps } from './stat-channels.js';
 import { createWatchStore, type WatchStore } from './watch-store.js';
+import { goalStoreOf } from '../goals/goal-store.js';
 
 /** What stat channels and alerts use of the bot's context. */
 export interface WatchContext {
@@ -128,6 +129,7 @@ export function alertDeps(ctx: WatchContext, now: () => number): AlertDeps {
 		claim: async (key, ttlMs) => ctx.coordinator.claim(key, Math.ceil(ttlMs)),
 		now,
 		log: ctx.log,
+		serverGoals: async (guildId) => goalStoreOf(ctx).read({ scope: 'server', guildId }),
 	};
 }
 

@@ -1,4 +1,5 @@
 import type { ChannelRefusal } from '../errors.js';
+import type { GoalFiringFigures } from '../goals/goal-alert-rules.js';
 
 /** The figures a stat channel can show, as `/statchannel add figure:` names them. */
 export const STAT_FIGURES = [
@@ -14,7 +15,15 @@ export const STAT_FIGURES = [
 export type StatFigure = (typeof STAT_FIGURES)[number];
 
 /** The kinds of `/alert add kind:`; the table in docs/watch.md (Alerts) says when each fires and re-arms. */
-export const ALERT_KINDS = ['failed-share', 'sends-drop', 'no-sends', 'sends-milestone', 'joins-milestone'] as const;
+export const ALERT_KINDS = [
+	'failed-share',
+	'sends-drop',
+	'no-sends',
+	'sends-milestone',
+	'joins-milestone',
+	'goal-reached',
+	'goal-at-risk',
+] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
 /** The threshold each kind accepts, both ends included. */
@@ -24,7 +33,13 @@ export const ALERT_THRESHOLDS: Record<AlertKind, { min: number; max: number }> =
 	'no-sends': { min: 1, max: 72 },
 	'sends-milestone': { min: 1, max: Number.MAX_SAFE_INTEGER },
 	'joins-milestone': { min: 1, max: Number.MAX_SAFE_INTEGER },
+	// The server's goals carry their own targets: a goal alert takes no threshold (stored as 0).
+	'goal-reached': { min: 0, max: 0 },
+	'goal-at-risk': { min: 0, max: 0 },
 };
+
+/** The kinds that watch the server's goals (src/goals) instead of a threshold. */
+export const GOAL_ALERT_KINDS: readonly AlertKind[] = ['goal-reached', 'goal-at-risk'];
 
 export const MAX_STAT_CHANNELS_PER_SERVER = 5;
 export const MAX_ALERTS_PER_SERVER = 10;
@@ -74,6 +89,8 @@ export interface AlertState {
 	pending: AlertFiring | null;
 	/** True when the last evaluation lacked data (e.g. no snapshot from the start of the UTC day). */
 	notEnoughData: boolean;
+	/** Goal kinds: the goals' periods already announced (`metric:period:start`), so each fires once per period. */
+	firedPeriods?: string[];
 }
 
 /** One firing: what the post says. */
@@ -86,6 +103,8 @@ export interface AlertFiring {
 	since: number;
 	/** Epoch ms of the decision. */
 	at: number;
+	/** Goal kinds: the goal and its figures at the decision. */
+	goal?: GoalFiringFigures;
 }
 
 export interface AlertRecord {

@@ -9,9 +9,14 @@ import { describeAlertState, describeFigure, describeRule, describeWatchPause } 
 import type { WatchList } from '../watch/watch-actions.js';
 import { ALERT_KINDS, STAT_FIGURES, type AlertRecord, type StatChannelRecord } from '../watch/watch-record.js';
 import type { ChannelFacts, RoleFacts } from './bot-guilds.js';
+import { embedSnippets } from './embed-snippets.js';
 import { channelChoices, channelSelect, roleChoices, select } from './form-controls.js';
 import { discordTextToHtml, html, type MentionNames, type SafeHtml } from './html.js';
 import { listOrEmpty, type ListedThing, type ListRow } from './manage-lists.js';
+import { goalsManageSection } from './manage-goals.js';
+import { boardsManageSection } from './manage-boards.js';
+import type { BoardRecord } from '../boards/board-record.js';
+import type { Goal } from '../goals/goal-record.js';
 
 /** Everything the manage page shows, read when it loads. */
 export interface ManagePageData {
@@ -34,6 +39,10 @@ export interface ManagePageData {
 	reports: ReportListing;
 	statChannels: WatchList<StatChannelRecord>;
 	alerts: WatchList<AlertRecord>;
+	/** The server's goals (src/goals). */
+	goals?: readonly Goal[];
+	/** The server's boards (src/boards). */
+	boards?: WatchList<BoardRecord>;
 	/** The public page's address while it is on. */
 	publicUrl: string | null;
 	names: MentionNames;
@@ -58,10 +67,15 @@ export function manageBody(page: ManagePageData): SafeHtml {
 			<a href="#key">${t('web.manage.keyTitle')}</a> <a href="#settings">${t('web.manage.settingsTitle')}</a>
 			<a href="#reports">${t('web.manage.reportsTitle')}</a>
 			<a href="#stat-channels">${t('web.manage.statChannelsTitle')}</a>
-			<a href="#alerts">${t('web.manage.alertsTitle')}</a> <a href="#public">${t('web.publicTitle')}</a>
+			<a href="#alerts">${t('web.manage.alertsTitle')}</a> <a href="#goals">${t('web.goals.title')}</a>
+			<a href="#boards">${t('web.manage.boardsTitle')}</a>
+			<a href="#public">${t('web.publicTitle')}</a>
 		</nav>
 		${keySection(page)} ${settingsSection(page)} ${reportsSection(page)} ${statChannelsSection(page)}
-		${alertsSection(page)} ${publicSection(page)}`;
+		${alertsSection(page)}
+		${goalsManageSection({ t, locale: page.locale, action: action(page, 'goals'), goals: page.goals ?? [] })}
+		${page.boards ? boardsManageSection({ ...page, action: action(page, 'boards'), boards: page.boards }) : ''}
+		${publicSection(page)}`;
 }
 
 function action(page: ManagePageData, what: string): string {
@@ -389,7 +403,7 @@ function alertsSection(page: ManagePageData): SafeHtml {
 			})}
 			<p class="field">
 				<label for="alert-threshold">${t('watch.commands.alert.addThreshold')}</label>
-				<input id="alert-threshold" name="threshold" type="number" min="1" step="1" required inputmode="numeric" />
+				<input id="alert-threshold" name="threshold" type="number" min="1" step="1" inputmode="numeric" />
 			</p>
 			<p><button type="submit">${t('web.manage.alertAddButton')}</button></p>
 		</form>
@@ -412,7 +426,8 @@ function publicSection(page: ManagePageData): SafeHtml {
 						<p><a id="public-link" href="${page.publicUrl}">${page.publicUrl}</a></p>
 						<div class="actions">
 							${button('on', t('web.publicRenew'))} ${button('off', t('web.publicDisable'), true)}
-						</div>`
+						</div>
+						${embedSnippets(t, page.publicUrl, { headingLevel: 3 })}`
 				: html`<p>${t('web.publicOff')}</p>
 						<div class="actions">${button('on', t('web.publicEnable'))}</div>`
 		}

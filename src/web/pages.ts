@@ -1,4 +1,5 @@
 import type { PeriodComparison } from '../history/compare.js';
+import { goalsSection } from './goals-section.js';
 import { LANGUAGE_NAMES, LOCALES, translator, type Locale, type Translate } from '../i18n/index.js';
 import { changeText, failureShare, joinsPer100Sends } from '../render/embed.js';
 import { formatCount, formatDecimal, formatPercent, dateTimeFormat, MISSING, numberFormat } from '../render/format.js';
@@ -126,7 +127,7 @@ export function statsBody(stats: DashboardStats, options: StatsPageOptions): Saf
 				choice(query(stats.days, metric), t(`chart.legend.${metric}`), metric === stats.metric),
 			)}
 		</nav>
-		${totalsTable(stats, t, locale)}
+		${totalsTable(stats, t, locale)} ${goalsSection(stats.goals, t, locale)}
 		<figure class="chart">
 			${
 				stats.chart

@@ -3,13 +3,15 @@ import type { HistoryRecord } from '../history/record.js';
 import { dailySeries, type DailyFigures } from '../history/daily-figures.js';
 import { addDays, utcDateOf } from '../history/utc-days.js';
 import type { Locale } from '../i18n/index.js';
-import { buildChartConfig, type BuiltChart } from '../render/chart.js';
+import { buildChartConfig, type BuiltChart, type ChartInput } from '../render/chart.js';
 import type { StatsResult } from '../stats-api/snapshot.js';
 import { historyWithSnapshot, type HistoryDeps } from '../stats/account-history.js';
 import { chartInputOf } from '../stats/chart-view.js';
 import type { StatsTarget } from '../stats/request.js';
 import { fetchStatsFor, type FetchDeps } from '../stats/resolve-key.js';
 import type { StatsDays, StatsMetric } from '../stats-options.js';
+import { figuresOfGoals, type GoalFigures } from '../goals/goal-figures.js';
+import { goalsForTarget } from '../goals/goal-store.js';
 
 export type StatsViewDeps = FetchDeps & HistoryDeps;
 
@@ -24,9 +26,13 @@ export interface DashboardStats {
 	series: DailyFigures[];
 	/** The Chart.js configuration the PNG renderer would draw, or null with the reason in `notes`. */
 	chart: BuiltChart | null;
+	/** What the chart is built from (the bot's chart input), for a PNG in another theme; null with `chart`. */
+	chartInput: ChartInput | null;
 	/** The dates the chart shows (it starts where the history does). */
 	chartDates: string[];
 	notes: string[];
+	/** The goals set on the target, with progress and forecast (the /stats embed's goal fields). */
+	goals: GoalFigures[];
 }
 
 /**
@@ -41,6 +47,7 @@ export async function loadDashboardStats(
 ): Promise<DashboardStats> {
 	const now = view.now ?? Date.now();
 	const today = utcDateOf(now);
+	const goals = goalsForTarget(deps, target);
 	const result = await fetchStatsFor(deps, target);
 	const record = await foldHistory(deps, result, now, today);
 	const { input, notes } = chartInputOf(record, {
@@ -60,8 +67,10 @@ export async function loadDashboardStats(
 		comparisons: comparePeriods(record, result.snapshot, today),
 		series: dailySeries(record, { from: addDays(today, -(view.days - 1)), to: today, today }),
 		chart: input ? buildChartConfig(input, { theme: 'light' }) : null,
+		chartInput: input,
 		chartDates: input ? input.points.map((point) => point.date) : [],
 		notes,
+		goals: figuresOfGoals(await goals, record, now),
 	};
 }
 
@@ -159,5 +168,20 @@ export function statsJson(stats: DashboardStats) {
 			joins: day.joins,
 			failed_sends: day.failedSends,
 		})),
+		goals: stats.goals.map(goalJson),
+	};
+}
+
+/** One goal as the JSON view gives it: unrounded figures, the period's first and last UTC day. */
+function goalJson(goal: GoalFigures) {
+	const { forecast } = goal;
+	return {
+		metric: goal.metric,
+		period: goal.period,
+		start: goal.start,
+		end: goal.end,
+		target: goal.target,
+		progress: goal.progress,
+		forecast: forecast && { expected: forecast.expected, low: forecast.low, high: forecast.high },
 	};
 }

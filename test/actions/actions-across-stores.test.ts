@@ -6,6 +6,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Actor } from '../../src/actor.js';
+import { digestJobDeps } from '../../src/digests/digest-context.js';
+import { setDigest, showDigest } from '../../src/digests/digest-actions.js';
+import { sendDueDigest } from '../../src/digests/digest-job.js';
+import { digestStoreOf } from '../../src/digests/digest-store.js';
 import { UserFacingError } from '../../src/errors.js';
 import { addReport, listReports, removeReport, type ReportInput } from '../../src/reports/report-actions.js';
 import { guildOfPublicToken, publicToken, setPublicPage } from '../../src/settings/public-page.js';
@@ -173,6 +177,25 @@ for (const target of await storeTargets()) {
 			assert.equal((await other.ctx.links.getUserLink(memberId))?.keyHint, memberKey.slice(-4));
 		});
 
+		it(`digest: the member turns it on, it is shown${inBoth}, and the job sends the DM with the real stats`, async () => {
+			const memberActor: Actor = { userId: memberId, canManageServer: false, roleIds: [], origin: 'dashboard' };
+			const input = { enabled: true, weekday: 'wed', hour: 12, timezone: 'Europe/Berlin', locale: 'de' };
+			const { record, nextAt } = await setDigest(web.ctx, memberActor, input);
+			assert.equal(record?.timezone, 'Europe/Berlin');
+			assert.deepEqual(await showDigest(other.ctx, memberActor, { locale: 'de' }), { record, nextAt });
+			// The job of the other process, at the end of that local hour: the digest is due there.
+			const deps = digestJobDeps(other.ctx, () => nextAt! + 59 * 60_000);
+			assert.equal(await sendDueDigest(deps, record!), 'sent');
+			// The week is stored as sent: the first process, reading the digest now, has nothing to send.
+			const stored = await digestStoreOf(web.ctx).get(memberId);
+			const later = digestJobDeps(web.ctx, () => nextAt! + 60 * 60_000);
+			assert.equal(await sendDueDigest(later, stored!), 'notDue');
+			const [dm, ...more] = outside.sandbox.directMessages(memberId);
+			assert.deepEqual(more, []);
+			assert.equal((dm!.embeds[0] as { title?: string }).title, 'Deine Woche in Zahlen');
+			assert.match((dm!.embeds[0] as { description?: string }).description ?? '', /^Konto: \*\*Member\\_/u);
+		});
+
 		it('report: added with its schedule and listed as asked; the preview is built from the real stats', async () => {
 			const channelId = reportChannels[0]!;
 			const added = await addReport(web.ctx, admin, guildId, await reportInput(channelId));
@@ -275,7 +298,7 @@ for (const target of await storeTargets()) {
 		it('no stored entry, claim or log line holds either key in clear', async () => {
 			const raw = await run.dumpRaw();
 			// The search reads what the run stored: the records are there, so an absent key is really absent.
-			for (const stored of [guildId, reportChannels[0]!, voiceChannel, alertChannel]) {
+			for (const stored of [guildId, reportChannels[0]!, voiceChannel, alertChannel, `digest:${memberId}`]) {
 				assert.ok(raw.includes(stored), `${stored} is in the raw dump`);
 			}
 			for (const key of [serverKey, memberKey]) {

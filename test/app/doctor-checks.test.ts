@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { diffCommands } from '../../src/app/doctor/commands-diff.js';
 import { channelPermissions } from '../../src/app/doctor/permissions.js';
 import { ok, runCheck, secretRedactor, type Check } from '../../src/app/doctor/check.js';
 import { commandDefinitions } from '../../commands/definitions/index.js';
+import { badInputsOf, blamedVariable } from '../../src/app/doctor/check-inputs.js';
+import { readConfig } from '../../src/config.js';
 
 test('a check that never settles fails at its deadline while the others finish', async () => {
 	const hangs: Check<null> = {
@@ -84,4 +87,43 @@ test("permissions follow Discord's order: roles, @everyone overwrite, role overw
 		memberRoles: ['r', 'a'],
 	};
 	assert.ok((channelPermissions(admin, [memberDenies]) & send) !== 0n);
+});
+
+test('every configuration problem blames a documented variable, which fails only the checks that read it', () => {
+	const documented = new Set(
+		[...readFileSync(new URL('../../.env.example', import.meta.url), 'utf8').matchAll(/^#? ?([A-Z][A-Z0-9_]+)=/gm)].map(
+			(match) => match[1],
+		),
+	);
+	// Every variable wrong at once, and the cross-variable rules (HTTP mode with BOT_PROCESSES, WEB_PORT without
+	// its secret) broken too.
+	const { problems } = readConfig({
+		DISCORD_API_URL: 'discord api',
+		DISCORD_APPLICATION_ID: 'app',
+		DISCORD_DEV_GUILD_ID: 'guild',
+		STATS_API_BASE_URL: 'http://stats.example.org/api/v1/stats',
+		STORE_URL: 'mysql://db/bot',
+		LINK_SECRET: Buffer.alloc(16, 1).toString('hex'),
+		LINK_SECRET_PREVIOUS: 'short',
+		CHART_RENDERER: 'svg',
+		QUICKCHART_URL: 'ftp://charts',
+		STATS_CACHE_TTL_SECONDS: '-1',
+		LOG_LEVEL: 'loud',
+		HISTORY_DAYS: '7',
+		SHARD_COUNT: '0',
+		BOT_PROCESSES: '2',
+		INTERACTIONS_PORT: '8443',
+		WEB_PORT: '8080',
+		WEB_PUBLIC_URL: 'https://stats.example.org/path',
+	});
+	assert.ok(problems.length >= 15, problems.join('\n'));
+	for (const problem of problems) {
+		const variable = blamedVariable(problem);
+		assert.ok(variable !== null && documented.has(variable), `blames no documented variable: ${problem}`);
+	}
+	const bad = new Set(problems.map(blamedVariable).filter((name) => name !== null));
+	assert.deepEqual(badInputsOf('links', bad), ['STORE_URL', 'LINK_SECRET', 'LINK_SECRET_PREVIOUS']);
+	assert.deepEqual(badInputsOf('chart', bad), ['CHART_RENDERER', 'QUICKCHART_URL']);
+	assert.deepEqual(badInputsOf('discord-token', new Set(['LINK_SECRET', 'CHART_RENDERER'])), []);
+	assert.deepEqual(badInputsOf('node', bad), []);
 });

@@ -390,6 +390,90 @@ describe('npm run doctor', () => {
 	});
 });
 
+describe('npm run doctor with a bad variable', () => {
+	// Each bad variable fails config (named, value never printed) and the checks that read it; every other
+	// check runs against the stand-in, the stats service and the store as with a clean configuration.
+	const cases: { name: string; env: Record<string, string>; blamed: RegExp; dependents: string[] }[] = [
+		{
+			name: 'a 16-byte LINK_SECRET',
+			env: { LINK_SECRET: randomBytes(16).toString('hex') },
+			blamed: /LINK_SECRET must be 32 bytes/,
+			dependents: ['links'],
+		},
+		{
+			name: 'an unknown CHART_RENDERER',
+			env: { CHART_RENDERER: 'svg-magic' },
+			blamed: /CHART_RENDERER must be quickchart, local or none/,
+			dependents: ['chart'],
+		},
+		{
+			name: 'a malformed STATS_API_BASE_URL',
+			env: { STATS_API_BASE_URL: 'stats.example.org:8080' },
+			blamed: /STATS_API_BASE_URL must be an http\(s\) URL/,
+			dependents: ['stats-api'],
+		},
+		{
+			name: 'a STORE_URL of an unknown scheme',
+			env: { STORE_URL: 'mysql://127.0.0.1/bot' },
+			blamed: /STORE_URL must start with sqlite:\/\/, redis:\/\/ or postgres:\/\//,
+			dependents: ['store', 'links', 'channels'],
+		},
+		{
+			name: 'a malformed DISCORD_API_URL',
+			env: { DISCORD_API_URL: 'discord api' },
+			blamed: /DISCORD_API_URL must be an http\(s\) URL/,
+			dependents: ['discord-token', 'application', 'commands', 'gateway', 'channels'],
+		},
+	];
+
+	for (const { name, env, blamed, dependents } of cases) {
+		test(`${name} fails config and ${dependents.join(', ')}; every other check still runs`, async () => {
+			const run = await doctor(env);
+			assert.equal(run.code, 1, run.stdout + run.stderr);
+			assert.deepEqual([...run.lines.keys()], GATEWAY_CHECKS);
+			assert.equal(status(run, 'config'), 'fail');
+			assert.match(detail(run, 'config'), blamed);
+			const variable = Object.keys(env)[0] ?? '';
+			for (const check of dependents) {
+				assert.equal(status(run, check), 'fail', check);
+				assert.match(detail(run, check), new RegExp(`^not checked: ${variable} is not valid \\(see config\\)`));
+			}
+			for (const check of GATEWAY_CHECKS.filter((check) => check !== 'config' && !dependents.includes(check))) {
+				assert.equal(status(run, check), 'ok', `${check}: ${detail(run, check)}`);
+			}
+			assert.match(
+				run.stdout,
+				new RegExp(`\\ndoctor: ${10 - dependents.length} ok, 0 warn, ${1 + dependents.length} fail\\n$`),
+			);
+		});
+	}
+
+	test('two bad variables at once: both named, --json agrees with the text', async () => {
+		const shortSecret = randomBytes(16).toString('base64');
+		const env = { LINK_SECRET: shortSecret, CHART_RENDERER: 'svg-magic' };
+		const text = await doctor(env);
+		const json = await doctor(env, ['--json']);
+		assert.equal(json.code, 1);
+		const report = JSON.parse(json.stdout) as {
+			checks: { name: string; status: string; detail: string }[];
+			ok: number;
+			warn: number;
+			fail: number;
+		};
+		assert.deepEqual(
+			report.checks.map((check) => [check.name, check.status]),
+			[...text.lines].map(([name, line]) => [name, line.status]),
+		);
+		assert.deepEqual([report.ok, report.warn, report.fail], [8, 0, 3]);
+		const config = report.checks.find((check) => check.name === 'config')?.detail ?? '';
+		assert.match(config, /LINK_SECRET must be 32 bytes.*; CHART_RENDERER must be/);
+		assert.ok(!json.stdout.includes(shortSecret) && !text.stdout.includes(shortSecret), 'the secret was printed');
+		for (const name of ['discord-token', 'store', 'stats-api', 'channels']) {
+			assert.equal(report.checks.find((check) => check.name === name)?.status, 'ok', name);
+		}
+	});
+});
+
 describe('npm run doctor with a store that fails', () => {
 	let proxy: TcpProxy;
 	before(async () => {

@@ -59,6 +59,7 @@ describe('the bot end to end, through the Discord stand-in and the bundled stats
 		assert.deepEqual(commands.map((c) => c.name).sort(), [
 			'alert',
 			'export',
+			'goal',
 			'help',
 			'link',
 			'report',

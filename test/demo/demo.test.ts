@@ -23,16 +23,46 @@ test('npm run demo plays every language, writes the dashboard pages and screensh
 		timeout: 120_000,
 	});
 	for (const locale of LOCALES) {
-		assert.match(stdout, new RegExp(`^${locale}: 29 replies, 10 charts -> `, 'mu'), locale);
+		assert.match(stdout, new RegExp(`^${locale}: 38 replies, 13 charts -> `, 'mu'), locale);
 		assert.ok(existsSync(join(out, locale, 'index.html')), `${locale}/index.html`);
-		assert.equal(readdirSync(join(out, locale, 'replies')).length, 29);
+		assert.equal(readdirSync(join(out, locale, 'replies')).length, 38);
+		// A board: its first post and the same message edited, one chart each.
+		const boardPosts = readdirSync(join(out, locale, 'replies')).filter((name) =>
+			/board-(its-first|the-same)/u.test(name),
+		);
+		assert.equal(boardPosts.length, 2, `${locale} board posts`);
 	}
-	assert.match(stdout, /^Done: 232 replies in 8 languages, 80 chart PNGs in [\d.]+ s/mu);
+	// The weekly digest as the member receives it, in their language.
+	for (const [locale, title] of [
+		['en-US', 'Your week in figures'],
+		['ja', '今週の数値'],
+	]) {
+		const dm = readdirSync(join(out, locale!, 'replies')).find((file) =>
+			file.includes('weekly-digest-the-direct-message'),
+		);
+		assert.ok(dm, `${locale} digest DM`);
+		assert.match(readFileSync(join(out, locale!, 'replies', dm), 'utf8'), new RegExp(`"title": "${title}"`, 'u'));
+	}
+	assert.match(stdout, /^Done: 272 replies in 8 languages, 88 chart PNGs in [\d.]+ s/mu);
+	// The server's monthly goal: in /goal show and as a field of /stats scope:server, in each language's words.
+	for (const [locale, name] of [
+		['en-US', 'Goal: sends this month'],
+		['ja', '目標: 今月の送信数'],
+	]) {
+		const stats = readdirSync(join(out, locale!, 'replies')).find((file) => file.includes('the-server-s-stats'));
+		assert.match(readFileSync(join(out, locale!, 'replies', stats!), 'utf8'), new RegExp(`"name": "${name}"`, 'u'));
+		assert.ok(readdirSync(join(out, locale!, 'replies')).some((file) => file.includes('the-server-s-goals')));
+	}
 	for (const locale of ['en-US', 'de', 'ja']) {
 		for (const page of ['index', 'me', 'server-admin', 'server-refused', 'public', 'manage']) {
 			assert.match(readFileSync(join(out, 'web', locale, `${page}.html`), 'utf8'), /^<!doctype html>/iu, page);
 		}
 		// The admin's changes through the forms, and the line that says what the last one did.
+		assert.match(
+			readFileSync(join(out, 'web', locale, 'server-admin.html'), 'utf8'),
+			/<section class="goals"[\s\S]*<progress value="\d+(\.\d+)?" max="5000"/u,
+			`${locale} the goal's bar`,
+		);
 		const manage = readFileSync(join(out, 'web', locale, 'manage.html'), 'utf8');
 		assert.match(manage, /<p class="outcome" role="status">/u, `${locale} outcome line`);
 		assert.match(manage, /<option value="7" selected>/u, `${locale} default-days`);
@@ -41,6 +71,12 @@ test('npm run demo plays every language, writes the dashboard pages and screensh
 		assert.doesNotMatch(manage, /ask_[0-9A-Za-z]{8,}|[A-Za-z0-9_-]{32,}/u, `${locale} manage page holds no key`);
 	}
 	assert.match(stdout, /^Manage page \(manage\.html\): the admin set default-days to 7 and added an alert/mu);
+	// The public page's embeds: the badge and the chart in both themes, as another site fetches them.
+	assert.match(stdout, /^Embeds: .*badge\.svg, chart-light\.png, chart-dark\.png/mu);
+	assert.match(readFileSync(join(out, 'web', 'embeds', 'badge.svg'), 'utf8'), /^<svg xmlns="http:\/\/www\.w3\.org/u);
+	for (const file of ['chart-light.png', 'chart-dark.png']) {
+		assert.deepEqual(readFileSync(join(out, 'web', 'embeds', file)).subarray(0, 8), PNG_SIGNATURE, file);
+	}
 	if (/^Dashboard screenshots: no Chromium/mu.test(stdout)) {
 		assert.notEqual(process.env.CI, 'true', 'CI installs Chromium');
 	} else {

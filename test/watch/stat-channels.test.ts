@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { ChannelRefusedError, RenameRateLimitedError } from '../../src/errors.js';
 import { RENAME_WINDOW_MS } from '../../src/watch/rename-budget.js';
 import { createStatChannelWatcher } from '../../src/watch/stat-channels.js';
+import { spreadOffset } from '../../src/periodic/spread.js';
 import { statChannelDeps, watchStoreOf } from '../../src/watch/watch-context.js';
 import { WATCH_SCHEMA_VERSION, type StatChannelRecord } from '../../src/watch/watch-record.js';
 import * as statchannel from '../../commands/statchannel.js';
@@ -96,9 +97,13 @@ describe('stat channels', () => {
 		};
 		await runWatcher(START + 30 * MINUTE);
 		assert.equal(attempts[0], START, 'the first refresh tried at once');
-		assert.equal(attempts[1], START + 10 * MINUTE, 'nothing was sent before retry_after passed');
-		assert.equal(env.guildApi.renames[0]?.at, START + 10 * MINUTE);
-		assert.equal(env.guildApi.renames[0]?.name, 'Sends all time: 10');
+		// Then at the server's own offset in each 5-minute interval: the first such time after retry_after.
+		const offset = spreadOffset(GUILD, 5 * MINUTE);
+		const allowedAt = START + 9 * MINUTE + 30_000;
+		const nextTurn = Math.ceil((allowedAt - offset) / (5 * MINUTE)) * 5 * MINUTE + offset;
+		assert.equal(attempts[1], nextTurn, 'nothing was sent before retry_after passed');
+		assert.equal(env.guildApi.renames[0]?.at, nextTurn);
+		assert.equal(env.guildApi.renames[0]?.name, `Sends all time: ${Math.floor((nextTurn - START) / MINUTE)}`);
 	});
 
 	it('removing and adding a channel again does not buy a third rename within 10 minutes', async () => {

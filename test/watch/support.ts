@@ -72,6 +72,13 @@ export function recordingGuildApi(now: () => number): RecordingGuildApi {
 			if (failure) throw failure;
 			api.posts.push({ channelId, message, nonce: options?.nonce, at: now() });
 		},
+		createMessage: async (channelId, message, options) => {
+			await api.postMessage(channelId, message, options);
+			return String(api.posts.length);
+		},
+		editMessage: async () => undefined,
+		messageState: async () => 'exists',
+		sendDirectMessage: async () => undefined,
 		roleState: async () => 'exists',
 		guildName: async () => 'Watch Guild',
 		describeChannel: async (_guildId, channelId) =>

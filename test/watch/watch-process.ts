@@ -67,6 +67,10 @@ const ctx = {
 			await send({ post: { channelId, nonce: options?.nonce, at: clock.now() } });
 		},
 		renameChannel: async (channelId, name) => send({ rename: { channelId, name, at: clock.now() } }),
+		createMessage: async () => '0',
+		editMessage: async () => undefined,
+		messageState: async () => 'exists',
+		sendDirectMessage: async () => undefined,
 		roleState: async () => 'exists',
 		channelState: async () => 'exists',
 		channelPermissions: async () => 0n,

@@ -10,6 +10,8 @@ import { userGuildManages } from '../../src/web/discord-oauth.js';
 import { createReportStore } from '../../src/reports/report-store.js';
 import { publicToken } from '../../src/settings/public-page.js';
 import { watchStoreOf } from '../../src/watch/watch-context.js';
+import { boardStoreOf } from '../../src/boards/board-store.js';
+import { goalStoreOf } from '../../src/goals/goal-store.js';
 import {
 	Browser,
 	createAccount,
@@ -112,6 +114,7 @@ function validForms(): [string, Record<string, string>][] {
 		[`/servers/${guildId}/stat-channels`, { channel: voiceChannel, figure: 'sends-today' }],
 		[`/servers/${guildId}/alerts`, { kind: 'no-sends', channel: textChannels[3]!, threshold: '24' }],
 		[`/servers/${guildId}/public`, { enabled: 'on' }],
+		[`/servers/${guildId}/goals`, { metric: 'sends', target: '20000', period: 'month' }],
 	];
 }
 
@@ -124,6 +127,7 @@ async function storedState() {
 		statChannels: (await watch().statChannels.listServer(guildId)).length,
 		alerts: (await watch().alerts.listServer(guildId)).length,
 		publicToken: await publicToken(h.services.ctx, guildId),
+		goals: await goalStoreOf(h.services.ctx).read({ scope: 'server', guildId }),
 	};
 }
 
@@ -133,13 +137,13 @@ describe('the manage page', () => {
 		const page = await admin.request(managePath());
 		assert.equal(page.status, 200);
 		const body = await page.text();
-		for (const id of ['key', 'settings', 'reports', 'stat-channels', 'alerts', 'public']) {
+		for (const id of ['key', 'settings', 'reports', 'stat-channels', 'alerts', 'goals', 'public']) {
 			assert.match(body, new RegExp(`<section id="${id}"`, 'u'), id);
 		}
 		assert.match(body, /<input\s+id="key-input"\s+type="password"\s+name="key"\s+autocomplete="off"/u);
 		assert.match(body, /Server_Ads/u, "the linked account's name");
 		assert.doesNotMatch(body, /<script(?! src)/u, 'no inline script');
-		assert.doesNotMatch(body, /id="(goals|boards)"/u, 'goals and boards come with later issues');
+		assert.match(body, /<section id="boards" class="manage">/u, 'the Boards section');
 	});
 
 	it('offers roles without @everyone, and channels of the right kinds only', async () => {
@@ -611,6 +615,28 @@ describe('a success', () => {
 		assert.equal(await watch().statChannels.get(guildId, voiceChannel), null);
 	});
 
+	it('adds a board, posted at once, and removes it, as /board add and /board remove would', async () => {
+		const admin = await loggedIn(ADMIN);
+		const channel = textChannels[4]!;
+		assertBack(
+			await admin.post(`/servers/${guildId}/boards`, { channel, days: '7', metric: 'joins' }),
+			'board-added',
+			'boards',
+		);
+		const board = await boardStoreOf(h.services.ctx).get(guildId, channel);
+		assert.deepEqual([board?.days, board?.metric, board?.createdBy], [7, 'joins', ADMIN]);
+		assert.ok(h.sandbox.channelMessages(channel).some((message) => message.id === board?.messageId));
+		assert.ok(auditLines().some((line) => line.startsWith(`<@${ADMIN}> (dashboard) added a board (joins, 7 days)`)));
+		const page = await (await admin.request(`/servers/${guildId}/manage`)).text();
+		assert.match(page, new RegExp(`<span id="boards-${channel}">`, 'u'));
+		assertBack(
+			await admin.post(`/servers/${guildId}/boards`, { action: 'remove', channel }),
+			'board-removed',
+			'boards',
+		);
+		assert.equal(await boardStoreOf(h.services.ctx).get(guildId, channel), null);
+	});
+
 	it('adds and removes an alert as /alert add and /alert remove would', async () => {
 		const admin = await loggedIn(ADMIN);
 		const channel = textChannels[3]!;
@@ -732,5 +758,48 @@ describe('a key typed into a form', () => {
 				assert.ok(!text.includes(key.slice(4, -4)), `most of the key in ${where}`);
 			}
 		}
+	});
+});
+
+describe('the Goals section', () => {
+	it('sets a server goal as /goal set would, shows it, audits it as from the dashboard, and removes it', async () => {
+		const admin = await loggedIn(ADMIN);
+		const set = await admin.post(`/servers/${guildId}/goals`, { metric: 'joins', target: '750', period: 'week' });
+		assert.equal(set.status, 303);
+		assert.equal(set.headers.get('location'), `${managePath()}?done=goal-set#goals`);
+		assert.deepEqual(
+			(await goalStoreOf(h.services.ctx).read({ scope: 'server', guildId })).map((goal) => [
+				goal.metric,
+				goal.period,
+				goal.target,
+			]),
+			[['joins', 'week', 750]],
+		);
+		assert.match(
+			auditLines().at(-1)!,
+			new RegExp(`^🎯 <@${ADMIN}> \\(dashboard\\) set the server goal joins this week to 750 `, 'u'),
+		);
+		const page = await (await admin.request(`${managePath()}?done=goal-set`)).text();
+		assert.match(page, /<p class="outcome" role="status">Goal set\.<\/p>/u);
+		assert.match(page, /<section id="goals"[\s\S]*joins this week[\s\S]*Target: 750/u);
+		const removed = await admin.post(`/servers/${guildId}/goals`, {
+			action: 'remove',
+			metric: 'joins',
+			period: 'week',
+		});
+		assert.equal(removed.headers.get('location'), `${managePath()}?done=goal-removed#goals`);
+		assert.deepEqual(await goalStoreOf(h.services.ctx).read({ scope: 'server', guildId }), []);
+		const again = await admin.post(`/servers/${guildId}/goals`, { action: 'remove', metric: 'joins', period: 'week' });
+		assert.equal(again.headers.get('location'), `${managePath()}?done=nothing-removed#goals`);
+	});
+
+	it('refuses target 0 with the words of /goal set, storing nothing', async () => {
+		const admin = await loggedIn(ADMIN);
+		const lines = auditLines().length;
+		const response = await admin.post(`/servers/${guildId}/goals`, { metric: 'sends', target: '0', period: 'month' });
+		assert.equal(response.status, 400);
+		assertWords(await response.text(), en('goal.invalidTarget'));
+		assert.deepEqual(await goalStoreOf(h.services.ctx).read({ scope: 'server', guildId }), []);
+		assert.equal(auditLines().length, lines);
 	});
 });

@@ -273,11 +273,13 @@ describe('pages and access', () => {
 			'comparisons',
 			'days',
 			'generated_at',
+			'goals',
 			'metric',
 			'series',
 			'stale',
 			'totals',
 		]);
+		assert.deepEqual(view.goals, [], 'no goals set on this account');
 		assert.equal(view.account, '<script>alert(1)</script>Alice');
 		assert.equal(view.days, 14);
 		assert.equal(view.metric, 'joins');

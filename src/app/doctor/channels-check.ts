@@ -8,6 +8,8 @@ import type { Stores } from '../../store/open-stores.js';
 import { StorageUnavailableError } from '../../errors.js';
 import { createKeyedMutex } from '../../store/locks.js';
 import { createWatchStore } from '../../watch/watch-store.js';
+import { createBoardStore } from '../../boards/board-store.js';
+import { BOARD_PERMISSIONS } from '../../boards/board-record.js';
 import { errorText, fail, ok, type Check } from './check.js';
 import { discordProblem, isTokenRefused, NoStoreYetError, type DoctorContext } from './context.js';
 import { channelPermissions, missingPermissions, type NeededPermission } from './permissions.js';
@@ -33,6 +35,7 @@ const CHANNEL_SOURCES: ((stores: Stores) => AsyncIterable<ChannelUse>)[] = [
 	auditChannels,
 	statChannels,
 	alertChannels,
+	boardChannels,
 ];
 
 // Read-only: the doctor never updates a record, so an in-process lock is all the watch store needs here.
@@ -60,6 +63,19 @@ async function* alertChannels(stores: Stores): AsyncIterable<ChannelUse> {
 			// An alert is an embed.
 			needs: ['viewChannel', 'sendMessages', 'embedLinks'],
 			fix: `or move it: /alert remove id:${record.id}, then /alert add in a channel the bot may post in`,
+		};
+	}
+}
+
+async function* boardChannels(stores: Stores): AsyncIterable<ChannelUse> {
+	for await (const record of createBoardStore(stores, createKeyedMutex()).listAll()) {
+		yield {
+			guildId: record.guildId,
+			channelId: record.channelId,
+			what: 'board',
+			// A board is the stats embed with its chart, posted and then edited.
+			needs: BOARD_PERMISSIONS,
+			fix: 'or move it: /board remove, then /board add in a channel the bot may post in',
 		};
 	}
 }

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, type Config } from '../../config.js';
+import { readConfig, type Config } from '../../config.js';
 import type { Env } from '../../env-readers.js';
 import { readPackageJson } from '../../project-files.js';
 import { storeSchemeOf } from '../../store-url.js';
@@ -12,6 +12,7 @@ import {
 	type CheckResult,
 	type DoctorReport,
 } from './check.js';
+import { badInputsOf, blamedVariable } from './check-inputs.js';
 import { channelsCheck } from './channels-check.js';
 import { createDoctorContext, type DoctorContext } from './context.js';
 import {
@@ -45,32 +46,36 @@ function checksFor(config: Config): Check<DoctorContext>[] {
 	];
 }
 
-/** Runs every check that applies, concurrently, each within its own deadline; never prints. */
+/**
+ * Runs every check that applies, concurrently, each within its own deadline; never prints. Each variable is
+ * read on its own (start-up's rules): a bad one fails `config` and the checks that read it, and every other
+ * check still runs on what did parse.
+ */
 export async function runDoctor(env: Env): Promise<DoctorReport> {
 	const redact = secretRedactor(env);
-	const results: CheckResult[] = [];
-	let config: Config | null = null;
-	try {
-		config = loadConfig(env);
-		results.push({ name: 'config', ...ok(describeConfig(config)) });
-	} catch (error) {
-		if (!(error instanceof ConfigError)) throw error;
-		results.push({
+	const { config, problems } = readConfig(env);
+	const badVariables = new Set(problems.map(blamedVariable).filter((name) => name !== null));
+	const results: CheckResult[] = [
+		{
 			name: 'config',
-			...fail(
-				`${error.problems.join('; ')}: fix these in the environment or .env (see .env.example); the other checks need them`,
-			),
+			...(problems.length === 0
+				? ok(describeConfig(config))
+				: fail(`${problems.join('; ')}: fix these in the environment or .env (see .env.example)`)),
+		},
+		{ name: 'node', ...checkNode() },
+	];
+	const ctx = createDoctorContext(config);
+	try {
+		const checks = checksFor(config).map((check) => {
+			const badInputs = badInputsOf(check.name, badVariables);
+			if (badInputs.length === 0) return runCheck(check, ctx);
+			const named = `${badInputs.join(', ')} ${badInputs.length === 1 ? 'is' : 'are'}`;
+			return { name: check.name, ...fail(`not checked: ${named} not valid (see config)`) };
 		});
-	}
-	results.push({ name: 'node', ...checkNode() });
-	if (config !== null) {
-		const ctx = createDoctorContext(config);
-		try {
-			results.push(...(await Promise.all(checksFor(config).map((check) => runCheck(check, ctx)))));
-		} finally {
-			// Bounded: a store that never answered must not hold the report back.
-			await ctx.close();
-		}
+		results.push(...(await Promise.all(checks)));
+	} finally {
+		// Bounded: a store that never answered must not hold the report back.
+		await ctx.close();
 	}
 	return summarize(results.map((result) => ({ ...result, detail: redact(result.detail) })));
 }

@@ -8,7 +8,9 @@ import type { SettingsInput } from '../../settings/read-options.js';
 import type { ServerSettings } from '../../settings/settings-record.js';
 import { removeServerKey, serverKeyStatus, setServerKey } from '../../stats/server-key-actions.js';
 import { addAlert, listAlerts, removeAlert } from '../../watch/alert-actions.js';
+import { listServerGoalRecords, removeGoal, setGoal } from '../../goals/goal-actions.js';
 import { addStatChannel, listStatChannels, removeStatChannel } from '../../watch/stat-channel-actions.js';
+import { addBoard, listBoards, removeBoard } from '../../boards/board-actions.js';
 import { refusalError } from '../form-refusal.js';
 import { HttpError } from '../http-error.js';
 import { chosenChannel, mentionNamesOf, readManagedServer, type ManagedServer } from '../manage-access.js';
@@ -57,7 +59,7 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 			);
 		}
 		const { guildId, guild, actor } = server;
-		const [channels, key, settings, reports, statChannels, alerts, token] = await Promise.all([
+		const [channels, key, settings, reports, statChannels, alerts, token, goals, boards] = await Promise.all([
 			deps.botGuilds.channels(guildId),
 			serverKeyStatus(deps, actor, guildId),
 			deps.settings.get(guildId),
@@ -65,11 +67,18 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 			listStatChannels(deps, actor, guildId),
 			listAlerts(deps, actor, guildId),
 			publicToken(deps, guildId),
+			listServerGoalRecords(deps, actor, guildId),
+			listBoards(deps, actor, guildId),
 		]);
 		const linker = key?.linkedBy ? await deps.botGuilds.member(guildId, key.linkedBy).catch(() => null) : null;
 		const names = mentionNamesOf(guild, channels);
 		// A channel Discord no longer lists still has its line: by the words `/statchannel remove` offers it with.
-		const listed = [...reports.reports.map((r) => r.record), ...statChannels.records, ...alerts.records];
+		const listed = [
+			...reports.reports.map((r) => r.record),
+			...statChannels.records,
+			...alerts.records,
+			...boards.records,
+		];
 		const channelNames = new Map(names.channels);
 		for (const { channelId } of listed) {
 			if (!channelNames.has(channelId)) {
@@ -101,6 +110,8 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 				reports,
 				statChannels,
 				alerts,
+				goals,
+				boards,
 				publicUrl: token ? `${site.origin}/p/${token}` : null,
 				names: { ...names, channels: channelNames },
 			}),
@@ -187,6 +198,25 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 		return back(c, server, 'statchannel-added', 'stat-channels');
 	});
 
+	manage.post('/servers/:guildId/boards', formSession, async (c) => {
+		const { server, form } = await posted(c);
+		const { actor, guildId, guild } = server;
+		if (field(form, 'action') === 'remove') {
+			const { removed } = await refusing(c, server, () => removeBoard(deps, actor, guildId, field(form, 'channel')));
+			return back(c, server, removed ? 'board-removed' : 'nothing-removed', 'boards');
+		}
+		const channel = await chosenChannel(deps.botGuilds, guildId, field(form, 'channel'));
+		await refusing(c, server, () =>
+			addBoard(deps, actor, guildId, {
+				channel,
+				days: field(form, 'days') || null,
+				metric: field(form, 'metric') || null,
+				guildLocale: guild.preferredLocale,
+			}),
+		);
+		return back(c, server, 'board-added', 'boards');
+	});
+
 	manage.post('/servers/:guildId/alerts', formSession, async (c) => {
 		const { server, form } = await posted(c);
 		const { actor, guildId, guild } = server;
@@ -204,6 +234,20 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 			}),
 		);
 		return back(c, server, 'alert-added', 'alerts');
+	});
+
+	manage.post('/servers/:guildId/goals', formSession, async (c) => {
+		const { server, form } = await posted(c);
+		const scope = { scope: 'server', guildId: server.guildId, guildLocale: server.guild.preferredLocale };
+		const goal = { metric: field(form, 'metric') || null, period: field(form, 'period') || null };
+		if (field(form, 'action') === 'remove') {
+			const { removed } = await refusing(c, server, () => removeGoal(deps, server.actor, { ...scope, ...goal }));
+			return back(c, server, removed ? 'goal-removed' : 'nothing-removed', 'goals');
+		}
+		await refusing(c, server, () =>
+			setGoal(deps, server.actor, { ...scope, ...goal, target: numberField(form, 'target') }),
+		);
+		return back(c, server, 'goal-set', 'goals');
 	});
 
 	manage.post('/servers/:guildId/public', formSession, async (c) => {

@@ -3,13 +3,16 @@ import { describeExpectedError } from '../../error-messages.js';
 import { isLocale } from '../../i18n/index.js';
 import { serverLanguage } from '../../settings/language.js';
 import { guildOfPublicToken } from '../../settings/public-page.js';
+import { embedSnippets } from '../embed-snippets.js';
 import { html } from '../html.js';
 import { notFoundError } from '../http-error.js';
 import { renderPage, statsBody } from '../pages.js';
+import { siteOf } from '../site.js';
 import { readStatsRequest } from '../stats-request.js';
 import { loadDashboardStats, type FoldHistory } from '../stats-view.js';
 import type { WebDeps } from '../web-deps.js';
 import { herePath, localeOf, translatorOf, type WebEnv } from '../web-env.js';
+import { embedRoutes } from './embeds.js';
 import { statsPageOptions } from './pages.js';
 
 /** A server's read-only page an admin published: no login, no export, no member data, kept out of search. */
@@ -44,11 +47,13 @@ export function publicRoutes(deps: WebDeps, foldHistory: FoldHistory): Hono<WebE
 		c.header('X-Robots-Tag', 'noindex, nofollow');
 		const path = new URL(c.req.url).pathname;
 		const body = html`${statsBody(stats, { ...statsPageOptions(c, path), heading, exportPath: null })}
-			<p class="note">${t('web.publicPageNote')}</p>`;
+			<p class="note">${t('web.publicPageNote')}</p>
+			${embedSnippets(t, `${siteOf(deps.config).origin}/p/${c.req.param('token')}`)}`;
 		return c.html(
 			renderPage({ locale: localeOf(c), title: heading, user: null, noindex: true, here: herePath(c) }, body),
 		);
 	});
 
+	pub.route('/', embedRoutes(deps, foldHistory));
 	return pub;
 }

@@ -29,3 +29,70 @@
 		});
 	}
 })();
+
+(function drawGoals() {
+	'use strict';
+	// Each goal: the progress so far, then the forecast with its band (filled between low and high) to the period's end.
+	if (typeof window.Chart !== 'function') return;
+	Array.prototype.forEach.call(document.querySelectorAll('script.goal-data'), function (data) {
+		var canvas = document.getElementById(data.getAttribute('data-canvas'));
+		if (!canvas) return;
+		var goal = JSON.parse(data.textContent || '{}');
+		var flat = function (value) {
+			return goal.dates.map(function () {
+				return value;
+			});
+		};
+		var datasets = [
+			{ label: goal.labels.progress, data: goal.progress, borderColor: '#5865f2', backgroundColor: '#5865f2' },
+			{
+				label: goal.labels.target,
+				data: flat(goal.target),
+				borderColor: '#3ba55c',
+				borderDash: [6, 4],
+				pointRadius: 0,
+			},
+		];
+		if (goal.expected.length > 0) {
+			datasets.push(
+				{
+					label: goal.labels.forecast,
+					data: goal.expected,
+					borderColor: '#f0a020',
+					borderDash: [4, 4],
+					pointRadius: 0,
+				},
+				{ label: goal.labels.band, data: goal.high, borderColor: 'rgba(240,160,32,0.2)', pointRadius: 0, fill: false },
+				{
+					label: goal.labels.band + ' ',
+					data: goal.low,
+					borderColor: 'rgba(240,160,32,0.2)',
+					backgroundColor: 'rgba(240,160,32,0.25)',
+					pointRadius: 0,
+					fill: '-1',
+				},
+			);
+		}
+		new window.Chart(canvas, {
+			type: 'line',
+			data: { labels: goal.dates, datasets: datasets },
+			options: {
+				responsive: true,
+				maintainAspectRatio: false,
+				animation: false,
+				plugins: {
+					title: { display: true, text: goal.label },
+					legend: {
+						labels: {
+							filter: function (item) {
+								return item.text.slice(-1) !== ' ';
+							},
+						},
+					},
+				},
+				scales: { y: { beginAtZero: true } },
+			},
+		});
+		canvas.setAttribute('data-drawn', 'true');
+	});
+})();

@@ -1,0 +1,126 @@
+// One bot process's stat-channel job on a shared store, against the Discord stand-in, on the real clock: the
+// REST path is the bot's own (createBotRest with the store's budget, botGuildApi, the spread scheduler); only the
+// stats endpoint is replaced by a figure that changes every minute. Used by `npm run bench -- jobs` and by
+// test/periodic/rest-budget-processes.test.ts. Arguments: one JSON object (JobsChildOptions).
+import { Routes } from 'discord.js';
+import { botGuildApi, createBotRest, createInteractionRest } from '../src/discord/bot-rest.js';
+import { openRestBudget } from '../src/discord/rest-budget.js';
+import { createLogger } from '../src/logger.js';
+import { restBudgetMetrics } from '../src/metrics/rest-budget-metrics.js';
+import { jobLateness } from '../src/periodic/spread.js';
+import { openCoordinator } from '../src/store/coordination.js';
+import { claimLock } from '../src/store/locks.js';
+import { openStores } from '../src/store/open-stores.js';
+import { createStatChannelWatcher, STAT_CHANNEL_JOB } from '../src/watch/stat-channels.js';
+import { createWatchStore } from '../src/watch/watch-store.js';
+import { realClock } from '../src/periodic-runner.js';
+import type { StatsSnapshot } from '../src/stats-api/snapshot.js';
+import { snapshotOf } from '../test/watch/support.js';
+
+export interface JobsChildOptions {
+	storeUrl: string;
+	prefix: string;
+	apiUrl: string;
+	token: string;
+	perSecond: number;
+	processes: number;
+	everyMinutes: number;
+}
+
+/** What the child tells its parent. */
+export type JobsChildMessage =
+	| { ready: true }
+	| { renamed: { channelId: string; at: number } }
+	| { answered: { kind: 'callback' | 'followUp'; ms: number; status: 'ok' | 'failed' } }
+	| {
+			done: {
+				heapUsed: number;
+				global429: number;
+				lateness: ReturnType<typeof jobLateness>;
+			};
+	  };
+
+const options = JSON.parse(process.argv[2] ?? '{}') as JobsChildOptions;
+const send = async (message: JobsChildMessage) =>
+	new Promise<void>((resolve) => process.send?.(message, () => resolve()));
+
+const stores = await openStores(options.storeUrl, { namespacePrefix: options.prefix });
+const coordinator = await openCoordinator(options.storeUrl, { namespacePrefix: options.prefix });
+const budget = await openRestBudget(options.storeUrl, {
+	perSecond: options.perSecond,
+	processes: options.processes,
+	namespacePrefix: options.prefix,
+});
+const config = { discordApiUrl: options.apiUrl, discordToken: options.token };
+const rest = createBotRest(config, budget);
+const guildApi = botGuildApi(rest);
+const interactionRest = createInteractionRest(config);
+const startedAt = Date.now();
+// The figure changes every minute, so every channel always has a rename to make.
+const snapshot = (): StatsSnapshot =>
+	snapshotOf({
+		generatedAt: new Date().toISOString(),
+		sendsAllTime: 1000 + Math.floor((Date.now() - startedAt) / 60_000),
+	});
+
+const log = createLogger('silent');
+const watcher = createStatChannelWatcher({
+	deps: {
+		watch: createWatchStore(stores, claimLock(coordinator)),
+		fetchServerSnapshot: async () => snapshot(),
+		language: async () => 'en-US',
+		renameChannel: async (channelId, name) => {
+			await guildApi.renameChannel(channelId, name);
+			await send({ renamed: { channelId, at: Date.now() } });
+		},
+		onPause: async () => undefined,
+		now: realClock.now,
+		log,
+	},
+	claimOnce: async (key, ttlMs) => (await coordinator.claim(key, Math.ceil(ttlMs))).claimed,
+	everyMs: options.everyMinutes * 60_000,
+	setTimer: realClock.setTimer,
+});
+
+/** Answers an interaction as the bot does: the callback on the interaction client, a follow-up on the bot's. */
+async function answer(id: string, token: string, applicationId: string): Promise<void> {
+	const timed = async (kind: 'callback' | 'followUp', call: () => Promise<unknown>) => {
+		const started = performance.now();
+		const status = await call().then(
+			() => 'ok' as const,
+			() => 'failed' as const,
+		);
+		await send({ answered: { kind, ms: performance.now() - started, status } });
+	};
+	await timed('callback', async () =>
+		interactionRest.post(Routes.interactionCallback(id, token), { body: { type: 5 }, auth: false }),
+	);
+	await timed('followUp', async () =>
+		rest.post(Routes.webhook(applicationId, token), { body: { content: 'figures' }, auth: false }),
+	);
+}
+
+process.on(
+	'message',
+	(message: { start?: true; stop?: true; interaction?: { id: string; token: string; app: string } }) => {
+		if (message.start) watcher.start();
+		if (message.interaction) void answer(message.interaction.id, message.interaction.token, message.interaction.app);
+		if (message.stop) {
+			void (async () => {
+				await watcher.stop();
+				await send({
+					done: {
+						heapUsed: process.memoryUsage().heapUsed,
+						global429: await restBudgetMetrics().global429Count(),
+						lateness: jobLateness(STAT_CHANNEL_JOB),
+					},
+				});
+				await budget.close();
+				await coordinator.close();
+				await stores.close();
+				process.disconnect();
+			})();
+		}
+	},
+);
+await send({ ready: true });

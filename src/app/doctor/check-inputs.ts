@@ -1,0 +1,30 @@
+// Which variables each check reads, so a bad one fails only the checks that depend on it (docs/doctor.md,
+// "config"): a 16-byte LINK_SECRET must not hide discord-token, store or stats-api.
+
+const DISCORD = ['DISCORD_TOKEN', 'DISCORD_API_URL'];
+const STORE = ['STORE_URL'];
+
+/** The variables a check cannot run without, by check name; a check not listed reads none. */
+const CHECK_INPUTS: Readonly<Record<string, readonly string[]>> = {
+	'discord-token': DISCORD,
+	application: [...DISCORD, 'DISCORD_APPLICATION_ID'],
+	commands: [...DISCORD, 'DISCORD_DEV_GUILD_ID'],
+	gateway: [...DISCORD, 'SHARD_COUNT', 'BOT_PROCESSES'],
+	interactions: [...DISCORD, 'DISCORD_PUBLIC_KEY', 'INTERACTIONS_PORT'],
+	store: STORE,
+	links: [...STORE, 'LINK_SECRET', 'LINK_SECRET_PREVIOUS'],
+	'stats-api': ['STATS_API_BASE_URL', 'STATS_API_TIMEOUT_MS'],
+	chart: ['CHART_RENDERER', 'QUICKCHART_URL'],
+	channels: [...DISCORD, ...STORE],
+	web: ['WEB_PORT', 'WEB_PUBLIC_URL', 'DISCORD_CLIENT_SECRET', 'DISCORD_APPLICATION_ID'],
+};
+
+/** The variable a configuration problem blames: every problem readConfig records starts with its name. */
+export function blamedVariable(problem: string): string | null {
+	return /^([A-Z][A-Z0-9_]*)\b/.exec(problem)?.[1] ?? null;
+}
+
+/** The bad variables among a check's inputs, in the order the check lists them. */
+export function badInputsOf(checkName: string, badVariables: ReadonlySet<string>): string[] {
+	return (CHECK_INPUTS[checkName] ?? []).filter((name) => badVariables.has(name));
+}

@@ -1,0 +1,195 @@
+import type { REST } from 'discord.js';
+import { restBudgetMetrics } from '../metrics/rest-budget-metrics.js';
+import { currentRestJob } from '../rest-job.js';
+import { BUDGET_STORE_WAIT_MS, openBudgetCounter, type BudgetCounter } from '../store/rest-budget-counter.js';
+
+export { withRestJob, currentRestJob } from '../rest-job.js';
+
+/** Discord's default for what the bot's processes together may send in a second (it allows 50). */
+export const DEFAULT_REST_PER_SECOND = 40;
+/** After the store failed, this long the process counts on its own share without asking it again. */
+const STORE_DOWN_MS = 2000;
+
+export interface RestBudgetOptions {
+	perSecond: number;
+	/** Null: this process alone spends the budget (SQLite, a CLI), counted in memory. */
+	counter: BudgetCounter | null;
+	/** Processes sharing the budget: while the store fails each spends perSecond / processes on its own. */
+	processes?: number;
+	now?: () => number;
+	sleep?: (ms: number) => Promise<void>;
+	/** Bounded wait for the store's answer; past it the process uses its own share. */
+	storeWaitMs?: number;
+}
+
+export interface RestBudget {
+	/** Resolves once the call may be made in the current wall-clock second; waits its turn in order of arrival. */
+	acquire(job?: string): Promise<void>;
+	/** A global 429: every caller of every process waits until `untilMs`, then the calls are made. */
+	holdUntil(untilMs: number): void;
+	readonly perSecond: number;
+	close(): Promise<void>;
+}
+
+/** The count of a second kept in memory: the whole budget alone, or a process's share while the store fails. */
+function memoryCounter() {
+	let second = -1;
+	let count = 0;
+	return (at: number) => {
+		if (at !== second) {
+			second = at;
+			count = 0;
+		}
+		count += 1;
+		return count;
+	};
+}
+
+const realSleep = async (ms: number) =>
+	new Promise<void>((resolve) => {
+		setTimeout(resolve, Math.max(0, ms));
+	});
+
+/**
+ * One budget of `perSecond` calls per wall-clock second, counted per epoch second in the store so that every
+ * process spends the same budget; a second's count is never carried over, so no second carries more (a token
+ * bucket with a burst would). Waiters are served in order of arrival by one loop per process, which asks the
+ * store once per grant. When the store does not answer within a short wait, the process spends its own share
+ * (perSecond / processes) for a second before asking again.
+ */
+export function createRestBudget(options: RestBudgetOptions): RestBudget {
+	const { perSecond, counter } = options;
+	const now = options.now ?? Date.now;
+	const sleep = options.sleep ?? realSleep;
+	const storeWaitMs = options.storeWaitMs ?? BUDGET_STORE_WAIT_MS;
+	const share = Math.max(1, Math.floor(perSecond / Math.max(1, options.processes ?? 1)));
+	const alone = memoryCounter();
+	const insurance = memoryCounter();
+	const metrics = restBudgetMetrics();
+	let storeDownUntil = 0;
+	let heldUntil = 0;
+	const waiters: { job: string; since: number; grant: () => void }[] = [];
+	let pumping = false;
+
+	const askStore = async (second: number): Promise<{ count: number; limit: number }> => {
+		if (counter === null) return { count: alone(second), limit: perSecond };
+		if (now() >= storeDownUntil) {
+			let timer: NodeJS.Timeout | undefined;
+			const late = new Promise<null>((resolve) => {
+				timer = setTimeout(() => resolve(null), storeWaitMs);
+			});
+			const taken = counter.take(second).catch(() => null);
+			const answer = await Promise.race([taken, late]).finally(() => clearTimeout(timer));
+			if (answer !== null) {
+				if (answer.holdUntil > heldUntil) heldUntil = answer.holdUntil;
+				return { count: answer.count, limit: perSecond };
+			}
+			storeDownUntil = now() + STORE_DOWN_MS;
+		}
+		return { count: insurance(second), limit: share };
+	};
+
+	const pump = async () => {
+		if (pumping) return;
+		pumping = true;
+		try {
+			while (waiters.length > 0) {
+				const at = now();
+				if (heldUntil > at) {
+					await sleep(heldUntil - at);
+					continue;
+				}
+				const second = Math.floor(at / 1000);
+				const { count, limit } = await askStore(second);
+				if (heldUntil > now()) continue;
+				if (count <= limit) {
+					// The n-th slot of a second starts n/limit into it: the calls of a second arrive spread, so
+					// those a slow network or a busy host delays spill only a few into the next second.
+					const slotAt = second * 1000 + ((count - 1) * 1000) / limit;
+					if (slotAt > now()) await sleep(slotAt - now());
+					// A timer that fired late, past its second: that slot counted there, so take one of this second.
+					if (Math.floor(now() / 1000) !== second) continue;
+					const waiter = waiters.shift();
+					if (!waiter) break;
+					const waited = now() - waiter.since;
+					metrics.calls.inc({ job: waiter.job, outcome: waited > 0 ? 'waited' : 'granted' });
+					metrics.wait.observe({ job: waiter.job }, waited / 1000);
+					waiter.grant();
+					continue;
+				}
+				// This second is spent (here or by another process): the next one starts a fresh count.
+				await sleep((second + 1) * 1000 - now());
+			}
+		} finally {
+			pumping = false;
+		}
+	};
+
+	return {
+		perSecond,
+		acquire: async (job = currentRestJob()) =>
+			new Promise<void>((resolve) => {
+				waiters.push({ job, since: now(), grant: resolve });
+				void pump();
+			}),
+		holdUntil: (untilMs) => {
+			metrics.global429.inc();
+			if (untilMs > heldUntil) heldUntil = untilMs;
+			void counter?.hold(untilMs).catch(() => undefined);
+		},
+		close: async () => counter?.close(),
+	};
+}
+
+/** Interaction callbacks and webhook follow-ups (token in the path): Discord does not count them. */
+export function isInteractionRoute(fullRoute: string): boolean {
+	return fullRoute.startsWith('/interactions/') || /^\/webhooks\/\d+\/[^/]+/.test(fullRoute);
+}
+
+const budgeted = new WeakSet<REST>();
+
+/**
+ * Puts every call of `rest` through `budget` before @discordjs/rest sees it (all its methods end in
+ * queueRequest, so methods added later are covered), and turns a global 429 into a hold of every caller.
+ * @discordjs/rest itself waits out that 429 and makes the call then.
+ */
+export function applyRestBudget(rest: REST, budget: RestBudget): REST {
+	if (budgeted.has(rest)) return rest;
+	budgeted.add(rest);
+	const queueRequest = rest.queueRequest.bind(rest);
+	rest.queueRequest = async (request) => {
+		if (!isInteractionRoute(request.fullRoute)) await budget.acquire();
+		return queueRequest(request);
+	};
+	rest.on('response', (_request, response) => {
+		if (response.status !== 429 || !response.headers.get('x-ratelimit-global')) return;
+		const seconds = Number(response.headers.get('retry-after') ?? '1');
+		budget.holdUntil(Date.now() + (Number.isFinite(seconds) ? seconds : 1) * 1000);
+	});
+	return rest;
+}
+
+const processBudgets = new Map<number, RestBudget>();
+
+/** The budget of a process that shares none (SQLite, doctor, register): one per rate, in memory. */
+export function processRestBudget(perSecond = DEFAULT_REST_PER_SECOND): RestBudget {
+	let budget = processBudgets.get(perSecond);
+	if (!budget) {
+		budget = createRestBudget({ perSecond, counter: null });
+		processBudgets.set(perSecond, budget);
+	}
+	return budget;
+}
+
+/**
+ * The budget of the processes sharing `storeUrl`: counted in Redis or PostgreSQL, in memory on SQLite (one
+ * process owns the file).
+ */
+export async function openRestBudget(
+	storeUrl: string,
+	options: { perSecond: number; processes?: number; namespacePrefix?: string; onError?: (error: unknown) => void },
+): Promise<RestBudget> {
+	const counter = await openBudgetCounter(storeUrl, options);
+	if (counter === null) return processRestBudget(options.perSecond);
+	return createRestBudget({ perSecond: options.perSecond, counter, processes: options.processes });
+}
