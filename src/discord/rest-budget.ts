@@ -57,6 +57,10 @@ const realSleep = async (ms: number) =>
  * store once per grant. When the store does not answer within a short wait, the process spends its own share
  * (perSecond / processes) for a second before asking again.
  */
+/** Slots of a second are spread over its first 800 ms; none is granted in its last 100 ms. */
+const SLOT_SPAN_MS = 800;
+const LAST_GRANT_MS = 900;
+
 export function createRestBudget(options: RestBudgetOptions): RestBudget {
 	const { perSecond, counter } = options;
 	const now = options.now ?? Date.now;
@@ -100,15 +104,21 @@ export function createRestBudget(options: RestBudgetOptions): RestBudget {
 					continue;
 				}
 				const second = Math.floor(at / 1000);
+				if (at - second * 1000 >= LAST_GRANT_MS) {
+					await sleep((second + 1) * 1000 - at);
+					continue;
+				}
 				const { count, limit } = await askStore(second);
 				if (heldUntil > now()) continue;
 				if (count <= limit) {
-					// The n-th slot of a second starts n/limit into it: the calls of a second arrive spread, so
-					// those a slow network or a busy host delays spill only a few into the next second.
-					const slotAt = second * 1000 + ((count - 1) * 1000) / limit;
+					// The n-th slot of a second starts n/limit of the way into its first SLOT_SPAN_MS: the calls of a
+					// second arrive spread, and the last fifth of the second is left free, so a call that a busy host
+					// or @discordjs/rest's own queue delays still reaches Discord within the second it counted in.
+					const slotAt = second * 1000 + ((count - 1) * SLOT_SPAN_MS) / limit;
 					if (slotAt > now()) await sleep(slotAt - now());
-					// A timer that fired late, past its second: that slot counted there, so take one of this second.
-					if (Math.floor(now() / 1000) !== second) continue;
+					// A timer that fired late, near or past the end of its second: that slot counted there, so take one
+					// of the next second rather than send a call that would land in it uncounted.
+					if (now() - second * 1000 >= LAST_GRANT_MS) continue;
 					const waiter = waiters.shift();
 					if (!waiter) break;
 					const waited = now() - waiter.since;

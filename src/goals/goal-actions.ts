@@ -6,7 +6,7 @@ import { auditTime, postAudit } from '../settings/audit.js';
 import { historyWithSnapshot } from '../stats/account-history.js';
 import type { CoreContext } from '../stats/core-context.js';
 import { fetchStatsFor } from '../stats/resolve-key.js';
-import { serverLocale } from '../watch/watch-context.js';
+import { serverLocale } from '../settings/language.js';
 import { describeGoalName } from './describe-goal.js';
 import { figuresOfGoals, type GoalFigures } from './goal-figures.js';
 import {

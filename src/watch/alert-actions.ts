@@ -16,7 +16,8 @@ import {
 	type WatchActionContext,
 	type WatchList,
 } from './watch-actions.js';
-import { auditWatch, serverLocale, watchStoreOf } from './watch-context.js';
+import { serverLocale } from '../settings/language.js';
+import { auditWatch, watchStoreOf } from './watch-context.js';
 import {
 	ALERT_THRESHOLDS,
 	freshAlertState,

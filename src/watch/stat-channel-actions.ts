@@ -17,7 +17,8 @@ import {
 	type WatchActionContext,
 	type WatchList,
 } from './watch-actions.js';
-import { auditWatch, serverLocale, statChannelDeps, watchStoreOf } from './watch-context.js';
+import { serverLocale } from '../settings/language.js';
+import { auditWatch, statChannelDeps, watchStoreOf } from './watch-context.js';
 import {
 	isStatFigure,
 	MAX_STAT_CHANNELS_PER_SERVER,

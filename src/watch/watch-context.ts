@@ -1,11 +1,11 @@
 import type { Config } from '../config.js';
 import type { GuildApi } from '../guild-api.js';
 import type { HistoryStore } from '../history/history-store.js';
-import { resolveLocale, type FacingMessage, type Locale } from '../i18n/index.js';
+import { type FacingMessage } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
 import { startAll, type Clock, type PeriodicRunner } from '../periodic-runner.js';
 import { postAudit, auditTime } from '../settings/audit.js';
-import { serverLanguage } from '../settings/language.js';
+import { serverLocale } from '../settings/language.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import { translator } from '../i18n/index.js';
 import type { StatsSource } from '../stats-api/client.js';
@@ -50,19 +50,6 @@ export function watchStoreOf(ctx: Pick<WatchContext, 'stores' | 'coordinator' | 
 		watchStores.set(ctx.stores, store);
 	}
 	return store;
-}
-
-/** The server's language for public posts and channel names; its Discord locale when the settings cannot be read. */
-export async function serverLocale(
-	ctx: Pick<WatchContext, 'settings'>,
-	guildId: string,
-	guildLocale: string | null,
-): Promise<Locale> {
-	try {
-		return serverLanguage(await ctx.settings.get(guildId), guildLocale);
-	} catch {
-		return resolveLocale(guildLocale ?? 'en-US');
-	}
 }
 
 /** An audit line about a stat channel or an alert; never throws. */

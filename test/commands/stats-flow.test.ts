@@ -58,6 +58,8 @@ describe('the bot end to end, through the Discord stand-in and the bundled stats
 		const commands = h.sandbox.registeredCommands();
 		assert.deepEqual(commands.map((c) => c.name).sort(), [
 			'alert',
+			'board',
+			'digest',
 			'export',
 			'goal',
 			'help',

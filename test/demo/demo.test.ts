@@ -43,7 +43,7 @@ test('npm run demo plays every language, writes the dashboard pages and screensh
 		assert.ok(dm, `${locale} digest DM`);
 		assert.match(readFileSync(join(out, locale!, 'replies', dm), 'utf8'), new RegExp(`"title": "${title}"`, 'u'));
 	}
-	assert.match(stdout, /^Done: 272 replies in 8 languages, 88 chart PNGs in [\d.]+ s/mu);
+	assert.match(stdout, /^Done: 304 replies in 8 languages, 104 chart PNGs in [\d.]+ s/mu);
 	// The server's monthly goal: in /goal show and as a field of /stats scope:server, in each language's words.
 	for (const [locale, name] of [
 		['en-US', 'Goal: sends this month'],

@@ -53,6 +53,8 @@ describe('stat channel actions', () => {
 			records: [added.record],
 			max: 5,
 			everyMinutes: 10,
+			// No refresh has run in this process yet, so there is no lateness to tell.
+			lateMinutes: null,
 		});
 	});
 

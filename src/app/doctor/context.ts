@@ -69,7 +69,10 @@ export class NoStoreYetError extends Error {
 
 /** True when Discord refused the bot token itself (401). */
 export function isTokenRefused(error: unknown): boolean {
-	return error instanceof DiscordAPIError && error.status === 401;
+	if (error instanceof DiscordAPIError) return error.status === 401;
+	// After a 401, @discordjs/rest drops the token, and every later call of that client fails with this
+	// before it is sent: the budget's pacing makes the checks' calls follow each other, so most see this one.
+	return error instanceof Error && /^Expected token to be set for this request/.test(error.message);
 }
 
 /** Discord's refusal as a host reads it: status and code, never the request (its headers hold the token). */
