@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Actor } from '../../src/actor.js';
+import { addBoard, listBoards, removeBoard, type BoardInput } from '../../src/boards/board-actions.js';
 import { digestJobDeps } from '../../src/digests/digest-context.js';
 import { setDigest, showDigest } from '../../src/digests/digest-actions.js';
 import { sendDueDigest } from '../../src/digests/digest-job.js';
@@ -407,6 +408,83 @@ for (const target of await storeTargets()) {
 				assert.match(lines[1]!, dashboardLine(secondAdmin, `removed alert \`${escapeRegExp(added.id)}\` ${WHEN}\\.`));
 			});
 		}
+
+		const boardInput = (channelId: string, days: number | null = null): BoardInput => ({
+			channel: { id: channelId, type: channelType(channelId) },
+			days,
+			metric: null,
+			guildLocale: LOCALE,
+		});
+
+		it(`board: added and posted in the stand-in, listed${inBoth}, no key in clear beside it, removed`, async () => {
+			const channelId = reportChannels[0]!;
+			const added = await addBoard(web.ctx, admin, guildId, boardInput(channelId, 7));
+			assert.equal(added.state, 'posted');
+			const [posted, ...extra] = outside.sandbox.channelMessages(channelId);
+			assert.deepEqual(extra, []);
+			assert.equal(added.record.messageId, posted!.id);
+			assert.match(posted!.content, /Live board: the bot updates this message every \d+ minutes/u);
+			assert.deepEqual(
+				[added.record.guildId, added.record.channelId, added.record.days, added.record.metric, added.record.createdBy],
+				[guildId, channelId, 7, 'sends', admin.userId],
+			);
+			for (const core of [web, other]) {
+				const listing = await listBoards(core.ctx, secondAdmin, guildId);
+				assert.deepEqual(listing.records, [added.record]);
+				assert.equal(listing.max, 3);
+			}
+			const raw = await run.dumpRaw();
+			assert.ok(raw.includes(`board:${guildId}:${channelId}`), 'the board is in the raw dump');
+			assert.ok(!raw.includes(serverKey), `a key in clear in the ${target.name} store`);
+			assert.ok(!raw.includes(serverKey.slice(0, -4)), `most of a key in the ${target.name} store`);
+			for (const logs of [web.logs, other.logs]) assert.ok(!logs.join('\n').includes(serverKey), 'a key in a log line');
+
+			// Removed through the other process; the first sees it gone at once, and a second remove finds nothing.
+			assert.deepEqual(await removeBoard(other.ctx, secondAdmin, guildId, `<#${channelId}>`), {
+				channelId,
+				removed: true,
+			});
+			assert.deepEqual((await listBoards(web.ctx, admin, guildId)).records, []);
+			assert.deepEqual(await removeBoard(web.ctx, admin, guildId, channelId), { channelId, removed: false });
+			const lines = newAuditLines();
+			assert.equal(lines.length, 2, lines.join('\n'));
+			assert.match(lines[0]!, dashboardLine(admin, `added a board \\(.+\\) in <#${channelId}> ${WHEN}\\.`));
+			assert.match(lines[1]!, dashboardLine(secondAdmin, `removed the board in <#${channelId}> ${WHEN}\\.`));
+		});
+
+		it(`board limit: the 3rd and 4th board added at once${together}: exactly one gets in`, async () => {
+			const [first, second, third, fourth] = reportChannels.slice(1, 5) as [string, string, string, string];
+			await addBoard(web.ctx, admin, guildId, boardInput(first));
+			await addBoard(other.ctx, secondAdmin, guildId, boardInput(second));
+			const results = await Promise.allSettled([
+				addBoard(web.ctx, admin, guildId, boardInput(third)),
+				addBoard(other.ctx, secondAdmin, guildId, boardInput(fourth)),
+			]);
+			assert.equal(results.filter((result) => result.status === 'fulfilled').length, 1, outcomes(results));
+			const refusal = refusalOf(results.find((result) => result.status === 'rejected')!);
+			assert.equal(refusal.key, 'watch.board.tooMany');
+			assert.deepEqual(refusal.vars, { max: 3 });
+			const winner = results[0]!.status === 'fulfilled' ? third : fourth;
+			for (const core of [web, other]) {
+				const listing = await listBoards(core.ctx, admin, guildId);
+				assert.deepEqual(
+					listing.records.map((record) => record.channelId),
+					[first, second, winner].sort((a, b) => a.localeCompare(b, 'en', { numeric: true })),
+				);
+			}
+			const lines = newAuditLines();
+			assert.equal(lines.length, 3, lines.join('\n'));
+			assert.ok(
+				lines.every((line) => /^<@\d+> \(dashboard\) added a board /u.test(line)),
+				lines.join('\n'),
+			);
+
+			for (const channelId of [first, second, winner]) {
+				assert.equal((await removeBoard(other.ctx, admin, guildId, channelId)).removed, true);
+			}
+			assert.deepEqual((await listBoards(web.ctx, admin, guildId)).records, []);
+			assert.equal(newAuditLines().length, 3);
+		});
 
 		it(`the server key${shared ? ' (by the other process)' : ''} and the member link removed, settings reset`, async () => {
 			assert.deepEqual(await removeServerKey(other.ctx, secondAdmin, guildId, { guildLocale: LOCALE }), {

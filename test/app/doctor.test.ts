@@ -8,6 +8,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { createBoardStore } from '../../src/boards/board-store.js';
+import { BOARD_SCHEMA_VERSION } from '../../src/boards/board-record.js';
 import { API } from '../../src/discord/core-api.js';
 import { PermissionFlagsBits } from 'discord.js';
 import { commandDefinitions } from '../../commands/definitions/index.js';
@@ -360,6 +362,43 @@ describe('npm run doctor', () => {
 		} finally {
 			sandbox.setChannelOverwrites(voiceChannel, []);
 			await watch.statChannels.remove(guildId, voiceChannel);
+			await stores.close();
+		}
+	});
+
+	test('a board whose channel the bot may not embed links in fails channels, naming the permission and /board', async () => {
+		const boardChannel = sandbox.guilds[0]!.channelIds[3]!;
+		const stores = await openStores(baseEnv.STORE_URL ?? '');
+		const boards = createBoardStore(stores, createKeyedMutex());
+		await boards.update(guildId, boardChannel, () => ({
+			v: BOARD_SCHEMA_VERSION,
+			guildId,
+			channelId: boardChannel,
+			days: 30,
+			metric: 'sends',
+			createdBy: '300000000000000001',
+			createdAt: Date.now(),
+			guildLocale: null,
+			paused: null,
+			messageId: null,
+			posts: 0,
+			contentHash: null,
+			updatedAt: null,
+		}));
+		sandbox.setChannelOverwrites(boardChannel, [
+			{ id: guildId, type: 0, allow: '0', deny: String(PermissionFlagsBits.EmbedLinks) },
+		]);
+		try {
+			const run = await doctor();
+			assert.equal(run.code, 1);
+			assert.equal(status(run, 'channels'), 'fail');
+			assert.match(
+				detail(run, 'channels'),
+				new RegExp(`board in channel ${boardChannel} .*lacks Embed Links;.*/board remove, then /board add`),
+			);
+		} finally {
+			sandbox.setChannelOverwrites(boardChannel, []);
+			await boards.update(guildId, boardChannel, () => null);
 			await stores.close();
 		}
 	});
