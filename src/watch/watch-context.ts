@@ -12,11 +12,12 @@ import type { StatsSource } from '../stats-api/client.js';
 import { historyWithSnapshot } from '../stats/account-history.js';
 import { fetchStatsFor, type FetchDeps } from '../stats/resolve-key.js';
 import type { Coordinator } from '../store/claim-types.js';
+import { claimLock, createKeyedMutex } from '../store/locks.js';
 import type { Stores } from '../store/open-stores.js';
+import { storeSchemeOf } from '../store-url.js';
 import { createAlertWatcher, type AlertDeps } from './alerts.js';
 import { buildAlertPost, describeWatchPause } from './describe.js';
 import { createStatChannelWatcher, type StatChannelDeps } from './stat-channels.js';
-import { onePerOpenedStore } from './watch-records.js';
 import { createWatchStore, type WatchStore } from './watch-store.js';
 import { goalStoreOf } from '../goals/goal-store.js';
 
@@ -37,10 +38,18 @@ export interface WatchContext {
 }
 
 /** One watch store per opened store, so every command and watcher of a process shares its locks. */
-const watchStores = onePerOpenedStore(createWatchStore);
+const watchStores = new WeakMap<object, WatchStore>();
 
 export function watchStoreOf(ctx: Pick<WatchContext, 'stores' | 'coordinator' | 'config'>): WatchStore {
-	return watchStores(ctx);
+	let store = watchStores.get(ctx.stores);
+	if (!store) {
+		// One process owns a SQLite file: an in-process lock is exact there, and a claim per write would only
+		// add writes to the file that the store's own connection is waiting on.
+		const shared = storeSchemeOf(ctx.config.storeUrl) !== 'sqlite';
+		store = createWatchStore(ctx.stores, shared ? claimLock(ctx.coordinator) : createKeyedMutex());
+		watchStores.set(ctx.stores, store);
+	}
+	return store;
 }
 
 /** An audit line about a stat channel or an alert; never throws. */
