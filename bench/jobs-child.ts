@@ -1,8 +1,14 @@
 // One bot process's stat-channel job on a shared store, against the Discord stand-in, on the real clock: the
 // REST path is the bot's own (createBotRest with the store's budget, botGuildApi, the spread scheduler); only the
-// stats endpoint is replaced by a figure that changes every minute. Used by `npm run bench -- jobs` and by
-// test/periodic/rest-budget-processes.test.ts. Arguments: one JSON object (JobsChildOptions).
+// stats endpoint is replaced by a figure that changes every minute. With `boards` it also runs the board job on
+// the same REST path, its post builder replaced the same way (an embed whose figure changes every minute and a
+// tiny real PNG, so each edit uploads a file as a real board's does). Used by `npm run bench -- jobs` and by
+// test/periodic/rest-budget-processes.test.ts (without boards). Arguments: one JSON object (JobsChildOptions).
 import { Routes } from 'discord.js';
+import { BOARD_JOB, createBoardJob } from '../src/boards/board-context.js';
+import { boardPostHash } from '../src/boards/board-post.js';
+import { createBoardStore } from '../src/boards/board-store.js';
+import type { ChannelMessage } from '../src/message.js';
 import { botGuildApi, createBotRest, createInteractionRest } from '../src/discord/bot-rest.js';
 import { openRestBudget } from '../src/discord/rest-budget.js';
 import { createLogger } from '../src/logger.js';
@@ -25,18 +31,22 @@ export interface JobsChildOptions {
 	perSecond: number;
 	processes: number;
 	everyMinutes: number;
+	/** Runs the board job too, every `everyMinutes` (BOARD_MINUTES); off when absent. */
+	boards?: { everyMinutes: number };
 }
 
 /** What the child tells its parent. */
 export type JobsChildMessage =
 	| { ready: true }
 	| { renamed: { channelId: string; at: number } }
+	| { board: 'posted' | 'edited' }
 	| { answered: { kind: 'callback' | 'followUp'; ms: number; status: 'ok' | 'failed' } }
 	| {
 			done: {
 				heapUsed: number;
 				global429: number;
 				lateness: ReturnType<typeof jobLateness>;
+				boardLateness: ReturnType<typeof jobLateness>;
 			};
 	  };
 
@@ -82,6 +92,52 @@ const watcher = createStatChannelWatcher({
 	setTimer: realClock.setTimer,
 });
 
+// A 1×1 PNG: a real image for the stand-in to read, at no rendering cost to the processes under test.
+const BOARD_CHART = Buffer.from(
+	'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+	'base64',
+);
+const boardMessage = (): ChannelMessage => ({
+	content: 'This board is kept up to date by the bot.',
+	embeds: [
+		{
+			title: 'Server stats',
+			fields: [{ name: 'Sends', value: String(snapshot().sends.allTime) }],
+			image: { url: 'attachment://chart.png' },
+		},
+	],
+	files: [{ name: 'chart.png', data: BOARD_CHART, contentType: 'image/png' }],
+});
+const boards =
+	options.boards &&
+	createBoardJob(
+		{
+			boards: createBoardStore(stores, claimLock(coordinator)),
+			buildPost: async () => {
+				const message = boardMessage();
+				return { message, hash: boardPostHash(message) };
+			},
+			guildApi: {
+				createMessage: async (channelId, message, createOptions) => {
+					const id = await guildApi.createMessage(channelId, message, createOptions);
+					await send({ board: 'posted' });
+					return id;
+				},
+				editMessage: async (channelId, messageId, message) => {
+					await guildApi.editMessage(channelId, messageId, message);
+					await send({ board: 'edited' });
+				},
+				messageState: async (channelId, messageId) => guildApi.messageState(channelId, messageId),
+			},
+			claim: async (key, ttlMs) => coordinator.claim(key, Math.ceil(ttlMs)),
+			onPause: async () => undefined,
+			now: realClock.now,
+			log,
+		},
+		options.boards.everyMinutes * 60_000,
+		realClock,
+	);
+
 /** Answers an interaction as the bot does: the callback on the interaction client, a follow-up on the bot's. */
 async function answer(id: string, token: string, applicationId: string): Promise<void> {
 	const timed = async (kind: 'callback' | 'followUp', call: () => Promise<unknown>) => {
@@ -103,16 +159,20 @@ async function answer(id: string, token: string, applicationId: string): Promise
 process.on(
 	'message',
 	(message: { start?: true; stop?: true; interaction?: { id: string; token: string; app: string } }) => {
-		if (message.start) watcher.start();
+		if (message.start) {
+			watcher.start();
+			boards?.start();
+		}
 		if (message.interaction) void answer(message.interaction.id, message.interaction.token, message.interaction.app);
 		if (message.stop) {
 			void (async () => {
-				await watcher.stop();
+				await Promise.all([watcher.stop(), boards?.stop()]);
 				await send({
 					done: {
 						heapUsed: process.memoryUsage().heapUsed,
 						global429: await restBudgetMetrics().global429Count(),
 						lateness: jobLateness(STAT_CHANNEL_JOB),
+						boardLateness: jobLateness(BOARD_JOB),
 					},
 				});
 				await budget.close();

@@ -24,7 +24,7 @@ const sections: [string, string, () => Promise<BenchFigure[]>][] = [
 	['history-stats', '/stats from a year of history', () => runHistoryStatsBench()],
 	['service', 'stats service at 10 million events', () => runServiceBench()],
 	['web', 'web dashboard', () => runWebBench()],
-	['jobs', 'one REST budget: 4 processes, 10,000 stat channels', () => runJobsBench()],
+	['jobs', 'one REST budget: 4 processes, 10,000 stat channels, 1,000 boards', () => runJobsBench()],
 ];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !sections.some(([short]) => short === name));

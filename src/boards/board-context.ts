@@ -46,15 +46,22 @@ export function boardDeps(ctx: BoardContext, now: () => number): BoardDeps {
 	};
 }
 
+/** The boards' job name: metrics, claims, lateness and the REST budget's label. */
+export const BOARD_JOB = 'boards';
+
 /**
  * The board refresh, each board at its server's own offset within BOARD_MINUTES; every process may run it: each
  * board's turn is claimed once across processes, and its calls draw from the shared REST budget.
  */
 export function boardRunner(ctx: BoardContext, clock: Clock): PeriodicRunner {
-	const deps = boardDeps(ctx, clock.now);
+	return createBoardJob(boardDeps(ctx, clock.now), ctx.config.boardMinutes * 60_000, clock);
+}
+
+/** The refresh job over any BoardDeps (the bench gives its own post builder). */
+export function createBoardJob(deps: BoardDeps, everyMs: number, clock: Clock): PeriodicRunner {
 	return createSpreadJob<BoardRecord>({
-		job: 'boards',
-		everyMs: ctx.config.boardMinutes * 60_000,
+		job: BOARD_JOB,
+		everyMs,
 		list: () => activeBoards(deps),
 		keyOf: (board) => `${board.guildId}:${board.channelId}`,
 		spreadBy: (board) => board.guildId,
@@ -63,9 +70,9 @@ export function boardRunner(ctx: BoardContext, clock: Clock): PeriodicRunner {
 			const current = await deps.boards.get(board.guildId, board.channelId);
 			if (current && !current.paused) await refreshBoard(deps, current);
 		},
-		claimOnce: async (key, ttlMs) => (await ctx.coordinator.claim(key, Math.ceil(ttlMs))).claimed,
+		claimOnce: async (key, ttlMs) => (await deps.claim(key, ttlMs)).claimed,
 		clock,
-		log: ctx.log,
+		log: deps.log,
 	});
 }
 
