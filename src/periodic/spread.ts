@@ -96,6 +96,8 @@ interface Entry<T> {
 	/** Not before this (epoch ms): a claim the store could not answer is tried again a little later. */
 	notBefore: number;
 	removed: boolean;
+	/** When this process first listed the item (epoch ms). */
+	seenAt: number;
 }
 
 interface Node<T> {
@@ -194,6 +196,7 @@ export function createSpreadJob<T>(options: SpreadJobOptions<T>): PeriodicRunner
 				version: 0,
 				notBefore: 0,
 				removed: false,
+				seenAt: now,
 			};
 			entries.set(key, entry);
 			queue(entry, now);
@@ -219,9 +222,13 @@ export function createSpreadJob<T>(options: SpreadJobOptions<T>): PeriodicRunner
 			heap.push({ dueAt: node.dueAt, version: entry.version, entry });
 			return;
 		}
+		// An item's first slot here began before the process knew of it (up to an interval before its start): it
+		// counts as late only from when it was listed, or every start and every new item would read a whole
+		// interval late. Later turns count from their due time.
+		const waitingSince = entry.lastSlot === null ? Math.max(node.dueAt, entry.seenAt) : node.dueAt;
 		entry.lastSlot = slot;
 		if (claimed) {
-			const latenessMs = Math.max(0, now - node.dueAt);
+			const latenessMs = Math.max(0, now - waitingSince);
 			recordLateness(job, everyMs, now, latenessMs);
 			try {
 				await withRestJob(job, async () => options.serve(entry.item, { slot, dueAt: node.dueAt, latenessMs }));
