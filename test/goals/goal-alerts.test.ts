@@ -122,10 +122,12 @@ for (const target of targets) {
 				assert.ok(reached && atRisk, JSON.stringify(posts));
 				assert.match(reached.description, /^sends this week: 3\d\d reached the target of 300\.$/u);
 				assert.ok(reached.at >= START + 30 * 60_000, 'not before the figure reached the target');
-				// At the day's first evaluation: 2,200 so far, + 100 today + 7 × 100 = 3,000, no scatter in the 28 days.
-				assert.equal(
+				// At the day's first evaluation: 2,200 before today plus today so far (which that evaluation's time
+				// decides: a loaded machine evaluates a few minutes in), + what is left of today's 100 + 7 × 100 = 3,000,
+				// no scatter in the 28 days.
+				assert.match(
 					atRisk.description,
-					'Sendungen diesen Monat: bisher 2.200, auf Kurs zu 3.000 (3.000–3.000), unter dem Zielwert 100.000.',
+					/^Sendungen diesen Monat: bisher 2\.2\d\d, auf Kurs zu 3\.000 \(3\.000–3\.000\), unter dem Zielwert 100\.000\.$/u,
 				);
 				for (const id of ['gr', 'gk']) {
 					const stored = await watch.alerts.get(GUILD, id);
