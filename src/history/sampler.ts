@@ -67,6 +67,12 @@ export const sampleLeaseKey = (date: string, accountKey: string): string =>
 export const samplePassLeaseKey = (date: string, hour: number): string => `history-pass-lease:${date}:${hour}`;
 
 /**
+ * The UTC hour of the day in which an account is sampled, from its key's hash (an HMAC, so the same in every
+ * process and after every restart): the day's calls spread over 24 hourly passes, which pace them further.
+ */
+export const sampleHourOf = (accountKey: string): number => Number.parseInt(accountKey.slice(0, 8), 16) % HOURS_PER_DAY;
+
+/**
  * Takes one snapshot of every linked account each UTC day. Each account has an hour of the day, picked from
  * its key, so samples land about 24 h apart and the day's calls are spread over 24 hourly passes. Every hour
  * a round runs the day's passes that are due and neither done nor held: on start, the hours already past;
@@ -82,7 +88,6 @@ export function createHistorySampler(options: HistorySamplerOptions): HistorySam
 	const hmacKey = Buffer.from(hkdfSync('sha256', options.secret, Buffer.alloc(0), HKDF_LABEL, 32));
 	const accountKeyOf = (apiKey: string) =>
 		createHmac('sha256', hmacKey).update(apiKey, 'utf8').digest('hex').slice(0, 32);
-	const hourOf = (accountKey: string) => Number.parseInt(accountKey.slice(0, 8), 16) % HOURS_PER_DAY;
 	if (!(options.perMinute > 0)) throw new RangeError('perMinute must be above 0');
 	const intervalMs = 60_000 / options.perMinute;
 
@@ -163,7 +168,7 @@ export function createHistorySampler(options: HistorySamplerOptions): HistorySam
 		for await (const account of options.listAccounts()) {
 			if (turn.stopping) break;
 			const accountKey = accountKeyOf(account.apiKey);
-			if (!hours.has(hourOf(accountKey))) continue;
+			if (!hours.has(sampleHourOf(accountKey))) continue;
 			const outcome = await sampleOnce(turn, date, accountKey, account);
 			if (outcome !== null) counts[outcome] += 1;
 		}

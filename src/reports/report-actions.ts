@@ -24,7 +24,7 @@ import {
 	type ReportRecord,
 } from './report-record.js';
 import { createReportStore, type ReportStore } from './report-store.js';
-import { isKnownTimeZone, nextDueAfter } from './schedule.js';
+import { isKnownTimeZone, nextPostAfter } from './schedule.js';
 
 /** What reading a server's reports needs: the store, and Discord to tell which channels still exist. */
 export type ReportReadContext = Pick<CoreContext, 'stores' | 'guildApi' | 'now'>;
@@ -178,7 +178,7 @@ export async function listReports(ctx: ReportReadContext, actor: Actor, guildId:
 		return {
 			record,
 			counted,
-			nextDue: record.paused ? null : nextDueAfter(record, at),
+			nextDue: record.paused ? null : nextPostAfter(record, at),
 			pause: record.paused,
 			resumable: record.paused !== null && counted,
 		};

@@ -1,4 +1,5 @@
 import { Cron } from 'croner';
+import { spreadOffset } from '../periodic/spread.js';
 import { WEEKDAYS, type ReportRecord } from './report-record.js';
 
 type Schedule = Pick<ReportRecord, 'every' | 'hour' | 'timezone' | 'weekday'>;
@@ -40,6 +41,24 @@ function cronOf(schedule: Schedule): Cron {
 /** The first due time strictly after `after` (epoch ms), or null when the pattern never fires. */
 export function nextDueAfter(schedule: Schedule, after: number): number | null {
 	return cronOf(schedule).nextRun(new Date(after))?.getTime() ?? null;
+}
+
+/**
+ * Reports are posted a stable number of whole minutes after the top of their hour, from a hash of the server:
+ * thousands of servers asking for 09:00 reach Discord over 09:00–09:29 instead of in one second, and each
+ * server's report still comes at the same minute every time, well inside the hour it chose.
+ */
+export const REPORT_SPREAD_MINUTES = 30;
+
+/** How long after its due time the report is posted: whole minutes, so the minute scans meet it exactly. */
+export const reportDelayMs = (record: Pick<ReportRecord, 'guildId'>): number =>
+	spreadOffset(record.guildId, REPORT_SPREAD_MINUTES) * 60_000;
+
+/** When the report next posts after `after` (epoch ms): its next due time past the delay, plus the delay. */
+export function nextPostAfter(schedule: Schedule & Pick<ReportRecord, 'guildId'>, after: number): number | null {
+	const delay = reportDelayMs(schedule);
+	const due = nextDueAfter(schedule, after - delay);
+	return due === null ? null : due + delay;
 }
 
 /** The latest due time in (from, to], or null; used for what is due now and what was missed. */

@@ -1,7 +1,7 @@
 import { createPeriodicRunner, errorName, type JobLog, type PeriodicRunner, type Turn } from '../periodic-runner.js';
 import { CATCH_UP_MS, type ReportRecord } from './report-record.js';
 import type { ReportStore } from './report-store.js';
-import { latestDueIn, localSlot } from './schedule.js';
+import { latestDueIn, localSlot, reportDelayMs } from './schedule.js';
 
 /**
  * How often the store is read, so reports added or removed by another process are seen. Scans fall on whole
@@ -35,10 +35,10 @@ export const reportSlotClaimKey = (record: Pick<ReportRecord, 'guildId' | 'chann
 	`report-post:${record.guildId}:${record.channelId}:${slot}`;
 
 /**
- * Posts each report at its due local time. Every process runs one and reads all reports; the due time is
+ * Posts each report at its due local time plus the server's delay (reportDelayMs). Every process runs one and reads all reports; the due time is
  * claimed in the store under (report, local date and time), so exactly one process posts it. On start, and
  * on every scan, a due time up to an hour old that nobody posted is posted late (never one from before the
- * report was added or resumed). Posts go one after another, which spreads a burst of 09:00 reports.
+ * report was added or resumed). Posts go one after another.
  */
 export function createReportScheduler(options: ReportSchedulerOptions): ReportScheduler {
 	const { now, log } = options;
@@ -46,7 +46,10 @@ export function createReportScheduler(options: ReportSchedulerOptions): ReportSc
 	const settled = new Map<string, number>();
 
 	const runDue = async (record: ReportRecord, time: number) => {
-		const dueAt = latestDueIn(record, Math.max(time - CATCH_UP_MS, record.since), time);
+		// Seen from the report's delayed clock: it is due `delay` after its local time, late for an hour after that,
+		// and never for a time whose delayed post would come before the report was added or resumed.
+		const delay = reportDelayMs(record);
+		const dueAt = latestDueIn(record, Math.max(time - CATCH_UP_MS, record.since) - delay, time - delay);
 		if (dueAt === null) return;
 		const slot = localSlot(record.timezone, dueAt);
 		const claimKey = reportSlotClaimKey(record, slot);
@@ -62,7 +65,7 @@ export function createReportScheduler(options: ReportSchedulerOptions): ReportSc
 			);
 			return;
 		}
-		settled.set(claimKey, dueAt);
+		settled.set(claimKey, dueAt + delay);
 		if (!won) return;
 		try {
 			await options.post(record, dueAt, slot);
@@ -81,7 +84,7 @@ export function createReportScheduler(options: ReportSchedulerOptions): ReportSc
 			if (record.paused) continue;
 			await runDue(record, now());
 		}
-		for (const [key, dueAt] of settled) if (dueAt < now() - CATCH_UP_MS) settled.delete(key);
+		for (const [key, postAt] of settled) if (postAt < now() - CATCH_UP_MS) settled.delete(key);
 	};
 
 	return createPeriodicRunner({

@@ -7,6 +7,7 @@ import { UserFacingError } from '../../src/errors.js';
 import { permissionList } from '../../src/permissions.js';
 import { buildReportPost } from '../../src/reports/build-report-post.js';
 import { createReportStore } from '../../src/reports/report-store.js';
+import { reportDelayMs } from '../../src/reports/schedule.js';
 import { countFigures } from '../../src/links/count-links.js';
 import {
 	GUILD,
@@ -209,10 +210,9 @@ describe('/report list and remove', () => {
 		await execute(interaction, env.ctx);
 		const lines = (interaction.replies[0]?.payload.content ?? '').split('\n');
 		assert.equal(lines[0], '**Scheduled reports** (3/5)');
-		assert.equal(
-			lines[1],
-			`<#11>: daily at 09:00 (Europe/Berlin), last 7 days; next <t:${Date.parse('2026-12-01T08:00:00Z') / 1000}:F>`,
-		);
+		// The next post is the chosen hour plus the server's stable delay inside it.
+		const next = Date.parse('2026-12-01T08:00:00Z') + reportDelayMs(makeReport());
+		assert.equal(lines[1], `<#11>: daily at 09:00 (Europe/Berlin), last 7 days; next <t:${next / 1000}:F>`);
 		assert.match(lines[2] ?? '', /^<#12>: .*paused\*\*: the bot lacks Send Messages and Attach Files in that channel$/);
 		assert.match(lines[3] ?? '', /^<#13>: .*rejected the server's key/);
 		assert.match(lines[4] ?? '', /\/report add/);

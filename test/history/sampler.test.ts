@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
-import { createHistorySampler, PASS_LEASE_MS, SAMPLE_LEASE_MS } from '../../src/history/sampler.js';
+import { createHash } from 'node:crypto';
+import { createHistorySampler, PASS_LEASE_MS, SAMPLE_LEASE_MS, sampleHourOf } from '../../src/history/sampler.js';
 import type { HistorySampler, HistorySamplerOptions, SamplerAccount } from '../../src/history/sampler.js';
 import { KeyRejectedError, RateLimitedError } from '../../src/errors.js';
 import { FakeClock, memoryClaims, loneProcessClaims } from './fake-clock.js';
@@ -305,4 +306,19 @@ test("a stale snapshot (the endpoint unreachable) is not recorded as the day's s
 	await clock.advanceTo(START + DAY - 1);
 	assert.equal(recorded.length, 0);
 	assert.match(lines.join('\n'), /unreachable/);
+});
+
+test("accounts spread over the day's 24 hours by their key's hash, the busiest hour under twice the mean", () => {
+	const perHour = new Array<number>(24).fill(0);
+	const accounts = 4800;
+	for (let i = 0; i < accounts; i += 1) {
+		// Account keys are hex HMACs; any well-mixed hex stands in for them here.
+		const accountKey = createHash('sha256').update(`account ${i}`).digest('hex').slice(0, 32);
+		const hour = sampleHourOf(accountKey);
+		assert.equal(sampleHourOf(accountKey), hour);
+		perHour[hour] = (perHour[hour] ?? 0) + 1;
+	}
+	const mean = accounts / 24;
+	assert.ok(Math.max(...perHour) <= 2 * mean, `busiest hour ${Math.max(...perHour)} of mean ${mean}`);
+	assert.ok(Math.min(...perHour) > 0, 'every hour has accounts');
 });

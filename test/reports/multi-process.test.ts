@@ -7,6 +7,7 @@ import { createClient } from '@redis/client';
 import pg from 'pg';
 import { createLinkStore } from '../../src/links/link-store.js';
 import { createReportStore } from '../../src/reports/report-store.js';
+import { reportDelayMs } from '../../src/reports/schedule.js';
 import { openStores } from '../../src/store/open-stores.js';
 import { postgresBackend, POSTGRES_URL, redisBackend, REDIS_URL } from '../links/backends.js';
 import { makeReport } from './records.js';
@@ -115,12 +116,14 @@ for (const target of targets) {
 				);
 				const all = [...(posts[0] ?? []), ...(posts[1] ?? [])];
 				t.diagnostic(`split ${posts[0]?.length}/${posts[1]?.length}`);
+				// The reports' server posts 20 minutes after each due time (reportDelayMs); 09:20 was missed before start.
+				assert.equal(reportDelayMs(makeReport()), 20 * 60_000);
 				assert.deepEqual(all.map((post) => `${post.channelId} ${new Date(post.at).toISOString()}`).sort(), [
 					'1 2026-11-23T09:30:00.000Z',
-					'1 2026-11-24T09:00:00.000Z',
-					'2 2026-11-23T11:00:00.000Z',
-					'2 2026-11-24T11:00:00.000Z',
-					'3 2026-11-23T15:00:00.000Z',
+					'1 2026-11-24T09:20:00.000Z',
+					'2 2026-11-23T11:20:00.000Z',
+					'2 2026-11-24T11:20:00.000Z',
+					'3 2026-11-23T15:20:00.000Z',
 				]);
 				assert.equal(new Set(all.map((post) => post.nonce)).size, all.length, 'one nonce per due time');
 			} finally {

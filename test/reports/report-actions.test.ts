@@ -16,6 +16,7 @@ import {
 	type ReportInput,
 } from '../../src/reports/report-actions.js';
 import { createReportStore } from '../../src/reports/report-store.js';
+import { reportDelayMs } from '../../src/reports/schedule.js';
 import { ADMIN, GUILD, openReportContext, type ReportTestContext } from './report-context.js';
 import { makeReport } from './records.js';
 
@@ -239,7 +240,13 @@ describe('removeReport and listReports', () => {
 				resumable,
 			})),
 			[
-				{ channelId: '31', counted: true, nextDue: Date.parse('2026-12-01T08:00:00Z'), pause: null, resumable: false },
+				{
+					channelId: '31',
+					counted: true,
+					nextDue: Date.parse('2026-12-01T08:00:00Z') + reportDelayMs({ guildId: GUILD }),
+					pause: null,
+					resumable: false,
+				},
 				{ channelId: '32', counted: true, nextDue: null, pause: 'keyRejected', resumable: true },
 				{ channelId: '33', counted: false, nextDue: null, pause: 'channelGone', resumable: false },
 			],

@@ -7,6 +7,8 @@ import {
 	localSlot,
 	matchTimeZones,
 	nextDueAfter,
+	nextPostAfter,
+	reportDelayMs,
 } from '../../src/reports/schedule.js';
 import { makeReport } from './records.js';
 
@@ -24,6 +26,16 @@ const runs = (record: ReturnType<typeof makeReport>, from: string, count: number
 };
 
 describe('report due times', () => {
+	test("the next post is the next due time plus the server's delay, the current hour's included until its delayed time", () => {
+		const report = makeReport({ hour: 9, timezone: 'UTC' });
+		const delay = reportDelayMs(report);
+		assert.ok(delay > 0);
+		const nine = Date.parse('2026-11-23T09:00:00Z');
+		assert.equal(nextPostAfter(report, nine - 1), nine + delay);
+		assert.equal(nextPostAfter(report, nine + delay - 1), nine + delay, 'due at 09:00, not yet posted');
+		assert.equal(nextPostAfter(report, nine + delay), nine + 86_400_000 + delay);
+	});
+
 	test('a daily report at 02:00 Berlin runs at 03:00 CEST on the spring-forward day, then at 02:00 again', () => {
 		const report = makeReport({ hour: 2, timezone: 'Europe/Berlin' });
 		assert.deepEqual(runs(report, '2026-03-28T12:00:00Z', 3), [

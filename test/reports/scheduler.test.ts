@@ -2,10 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ReportRecord } from '../../src/reports/report-record.js';
 import { createReportScheduler, type ReportScheduler } from '../../src/reports/scheduler.js';
+import { REPORT_SPREAD_MINUTES, reportDelayMs } from '../../src/reports/schedule.js';
 import { FakeClock, memoryClaims } from '../history/fake-clock.js';
 import { makeReport, quietLog } from './records.js';
 
 const at = (iso: string) => Date.parse(iso);
+const MINUTE = 60_000;
+/** The test reports' server posts 20 minutes after the hour (checked below, so the times here stay readable). */
+const DELAY = 20 * MINUTE;
 
 function setup(start: string, reports: ReportRecord[], sharedClaims?: ReturnType<typeof memoryClaims>) {
 	const clock = new FakeClock(at(start));
@@ -35,22 +39,51 @@ function setup(start: string, reports: ReportRecord[], sharedClaims?: ReturnType
 }
 
 describe('report scheduler', () => {
-	test('posts at the due local time, once a day, never before', async () => {
+	test("each server's reports wait a stable whole number of minutes, spread over the first half of the hour", () => {
+		assert.equal(reportDelayMs(makeReport()), DELAY);
+		const perMinute = new Array<number>(REPORT_SPREAD_MINUTES).fill(0);
+		const servers = 6000;
+		for (let i = 0; i < servers; i += 1) {
+			const guildId = String(200000000000000000n + BigInt(i) * 7919n);
+			const delay = reportDelayMs({ guildId });
+			assert.equal(delay, reportDelayMs({ guildId }), 'the same every time');
+			assert.equal(delay % MINUTE, 0, 'whole minutes, met exactly by the minute scans');
+			perMinute[delay / MINUTE] = (perMinute[delay / MINUTE] ?? 0) + 1;
+		}
+		const mean = servers / REPORT_SPREAD_MINUTES;
+		assert.ok(Math.max(...perMinute) <= 2 * mean, `busiest minute ${Math.max(...perMinute)} of mean ${mean}`);
+		assert.ok(Math.min(...perMinute) > 0, 'every minute of the spread is used');
+	});
+
+	test("posts at the due local time plus the server's delay, once a day, never before", async () => {
 		const report = makeReport({ hour: 9, timezone: 'Europe/Berlin' });
 		const { clock, posts, make } = setup('2026-11-23T06:00:00Z', [report]);
 		const scheduler = make();
 		scheduler.start();
-		await clock.advanceTo(at('2026-11-23T07:59:59Z'));
+		await clock.advanceTo(at('2026-11-23T08:00:00Z') + DELAY - 1);
 		assert.equal(posts.length, 0);
 		await clock.advanceTo(at('2026-11-25T12:00:00Z'));
 		await scheduler.stop();
 		assert.deepEqual(
-			posts.map((post) => [post.slot, post.postedAt]),
+			posts.map((post) => [post.slot, post.dueAt, post.postedAt]),
 			[
-				['2026-11-23T09:00', '2026-11-23T08:00:00.000Z'],
-				['2026-11-24T09:00', '2026-11-24T08:00:00.000Z'],
-				['2026-11-25T09:00', '2026-11-25T08:00:00.000Z'],
+				['2026-11-23T09:00', '2026-11-23T08:00:00.000Z', '2026-11-23T08:20:00.000Z'],
+				['2026-11-24T09:00', '2026-11-24T08:00:00.000Z', '2026-11-24T08:20:00.000Z'],
+				['2026-11-25T09:00', '2026-11-25T08:00:00.000Z', '2026-11-25T08:20:00.000Z'],
 			],
+		);
+	});
+
+	test('a report added after its hour began but before its delayed time is posted that same hour', async () => {
+		const report = makeReport({ hour: 9, since: at('2026-11-23T09:05:00Z') });
+		const { clock, posts, make } = setup('2026-11-23T09:05:00Z', [report]);
+		const scheduler = make();
+		scheduler.start();
+		await clock.advanceTo(at('2026-11-23T09:59:00Z'));
+		await scheduler.stop();
+		assert.deepEqual(
+			posts.map((post) => [post.slot, post.postedAt]),
+			[['2026-11-23T09:00', '2026-11-23T09:20:00.000Z']],
 		);
 	});
 
@@ -67,6 +100,7 @@ describe('report scheduler', () => {
 	});
 
 	test('a due time missed while down is posted late, once, when back within the hour', async () => {
+		// Due at 09:20 (09:00 and the delay): back at 09:40.
 		const report = makeReport({ hour: 9 });
 		const { clock, posts, make } = setup('2026-11-23T09:40:00Z', [report]);
 		const first = make();
@@ -85,6 +119,7 @@ describe('report scheduler', () => {
 	});
 
 	test('a due time more than an hour old is not posted, nor one before the report was added', async () => {
+		// At 09:30: 08:20 is 70 minutes ago; 09:20 came before the second report was added.
 		const late = makeReport({ channelId: '1', hour: 8 });
 		const fresh = makeReport({ channelId: '2', hour: 9, since: at('2026-11-23T09:30:00Z') });
 		const { clock, posts, make } = setup('2026-11-23T09:30:00Z', [late, fresh]);
@@ -129,9 +164,9 @@ describe('report scheduler', () => {
 			log,
 		});
 		scheduler.start();
-		await clock.advanceTo(at('2026-11-23T09:05:00Z'));
+		await clock.advanceTo(at('2026-11-23T09:25:00Z'));
 		await scheduler.stop();
-		assert.deepEqual(posted, [at('2026-11-23T09:01:00Z')]);
+		assert.deepEqual(posted, [at('2026-11-23T09:21:00Z')]);
 		assert.ok(log.lines.some((line) => line.message === 'report claim failed'));
 		assert.equal(clock.pendingTimers, 0, 'stop cancels the wake-up timer');
 	});
