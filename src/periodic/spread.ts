@@ -148,14 +148,18 @@ class DueHeap<T> {
 }
 
 const STORE_RETRY_MS = 1000;
+/** A late turn claims at most this many slots back from the current one; older ones are long past. */
+const CLAIMED_BACK = 4;
+/** A slot's claim outlives its slot, so a process that reaches the item late still finds it. */
+const CLAIM_INTERVALS = 2;
 
 /**
  * Serves each item of a periodic job once per interval at its own stable offset (a hash of its server or
  * member), earliest due first. An item waiting keeps the due time of its first missed slot, and a served
  * item's next due time lies beyond the time it was served: so when the REST budget cannot serve every item
  * within its interval, each is served less often, in turn, and no item gets a second turn before every
- * waiting item got its first. Each (item, slot) is claimed once across processes; a claim lost to another
- * process tells this one the item was served.
+ * waiting item got its first. Each (item, slot) is claimed once across processes, a late turn from the slot it
+ * waited for to the current one; a claim lost to another process tells this one the item was served.
  */
 export function createSpreadJob<T>(options: SpreadJobOptions<T>): PeriodicRunner {
 	const { job, everyMs, clock, log } = options;
@@ -208,13 +212,29 @@ export function createSpreadJob<T>(options: SpreadJobOptions<T>): PeriodicRunner
 		}
 	};
 
+	/**
+	 * Claims the turn's slots, from the one it waited for to the current one (the last CLAIMED_BACK of them when
+	 * it waited longer), oldest first, and stops at the first lost: that slot was served elsewhere. Claiming only
+	 * the current slot let a process that reached an item late serve it again just after another process served
+	 * it at the end of its slot, while other items still waited for their first turn.
+	 */
+	const claimTurn = async (entry: Entry<T>, waitedFor: number, current: number) => {
+		for (let slot = Math.max(waitedFor, current - CLAIMED_BACK + 1); slot <= current; slot += 1) {
+			if (!(await options.claimOnce(`spread:${job}:${entry.key}:${slot}`, CLAIM_INTERVALS * everyMs)))
+				return { claimed: false, slot };
+		}
+		return { claimed: true, slot: current };
+	};
+
 	const turn = async (node: Node<T>) => {
 		const { entry } = node;
 		const now = clock.now();
-		const slot = Math.max(slotAt(entry, now), entry.lastSlot === null ? -Infinity : entry.lastSlot + 1);
+		const waitedFor = slotAt(entry, node.dueAt);
+		const current = Math.max(slotAt(entry, now), waitedFor);
 		let claimed: boolean;
+		let slot: number;
 		try {
-			claimed = await options.claimOnce(`spread:${job}:${entry.key}:${slot}`, everyMs);
+			({ claimed, slot } = await claimTurn(entry, waitedFor, current));
 		} catch (error) {
 			log.warn({ job, error: errorName(error) }, 'periodic claim failed');
 			entry.notBefore = clock.now() + STORE_RETRY_MS;

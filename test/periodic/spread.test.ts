@@ -110,3 +110,58 @@ test('items the budget can serve come once per interval, at their offset', async
 		assert.ok(times.length >= 6 && times.length <= 7, `${item}: ${times.length} turns in 30 minutes`);
 	}
 });
+
+test('two processes, one slower: a turn one served in its slot is not served again by the other after the slot ends', async () => {
+	const clock = new ManualClock(Date.parse('2026-11-23T10:00:00Z'), 2);
+	const everyMs = 5 * MINUTE;
+	const items = Array.from({ length: 60 }, (_, i) => `server-${i}`);
+	const served: { item: string; at: number; process: string }[] = [];
+	const claims = new Set<string>();
+	const releases: (() => void)[] = [];
+	// One process serves a turn in 10 s, the other in 30 s: 40 turns an interval for 60 items, so both run late,
+	// and the slower one reaches an item well after the faster one served it, often after that item's slot ended.
+	const processOf = (name: string, turnMs: number) =>
+		createSpreadJob<string>({
+			job: `fair-${name}`,
+			everyMs,
+			list: () => items,
+			keyOf: (item) => item,
+			spreadBy: (item) => item,
+			serve: async (item) => {
+				served.push({ item, at: clock.now(), process: name });
+				await new Promise<void>((resolve) => {
+					releases.push(resolve);
+					clock.setTimer(resolve, turnMs);
+				});
+			},
+			claimOnce: async (key) => {
+				const shared = key.replace(`fair-${name}`, 'fair');
+				if (claims.has(shared)) return false;
+				claims.add(shared);
+				return true;
+			},
+			clock,
+			log: silent,
+			concurrency: 1,
+		});
+	const jobs = [processOf('fast', 10_000), processOf('slow', 30_000)];
+	for (const job of jobs) job.start();
+	await clock.runUntil(clock.now() + 40 * MINUTE);
+	const stopped = Promise.all(jobs.map(async (job) => job.stop()));
+	for (const release of releases) release();
+	await stopped;
+
+	assert.ok(served.length >= 250, `served ${served.length}`);
+	assert.ok(new Set(served.map((turn) => turn.process)).size === 2, 'both processes served');
+	// Fair across both: between two turns of one item, every other item had a turn.
+	for (const item of items) {
+		const turns = served.flatMap((turn, index) => (turn.item === item ? [index] : []));
+		for (let i = 1; i < turns.length; i += 1) {
+			const between = new Set(served.slice(turns[i - 1]! + 1, turns[i]).map((turn) => turn.item));
+			assert.ok(
+				between.size >= items.length - 2,
+				`${item}: only ${between.size} others served between its turns ${turns[i - 1]} and ${turns[i]}`,
+			);
+		}
+	}
+});
