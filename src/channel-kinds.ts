@@ -16,7 +16,8 @@ export type ChannelUse = 'posts' | 'statChannel';
 
 const TYPES_BY_USE: Readonly<Record<ChannelUse, readonly number[]>> = {
 	posts: [CHANNEL_TYPES.text, CHANNEL_TYPES.announcement],
-	statChannel: [CHANNEL_TYPES.voice, CHANNEL_TYPES.category, CHANNEL_TYPES.stage],
+	// DESIGN: voice or category channels only; a stage channel's name is an event's, not a sidebar figure's.
+	statChannel: [CHANNEL_TYPES.voice, CHANNEL_TYPES.category],
 };
 
 /** The channel types a use accepts, in the order slash-command definitions list them (`channel_types`). */

@@ -1,10 +1,10 @@
 import { CHANNEL_TYPES } from '../channel-kinds.js';
 import type { BotPermission } from '../permissions.js';
 
-/** A stat channel is renamed (Manage Channels) and must be seen; a voice or stage channel also needs Connect. */
+/** A stat channel is renamed (Manage Channels) and must be seen; a voice channel also needs Connect. */
 export function statChannelPermissions(channelType: number | null): BotPermission[] {
 	const needed: BotPermission[] = ['viewChannel', 'manageChannels'];
-	if (channelType === CHANNEL_TYPES.voice || channelType === CHANNEL_TYPES.stage) needed.push('connect');
+	if (channelType === CHANNEL_TYPES.voice) needed.push('connect');
 	return needed;
 }
 

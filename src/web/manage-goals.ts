@@ -1,5 +1,6 @@
 // The manage page's Goals section: the server's goals, a form with `/goal set`'s options, a remove button per goal.
-import { describeGoalName } from '../goals/describe-goal.js';
+import { describeGoalFigures, describeGoalName } from '../goals/describe-goal.js';
+import type { GoalFigures } from '../goals/goal-figures.js';
 import { GOAL_METRICS, GOAL_PERIODS, MAX_GOALS_PER_SCOPE, type Goal } from '../goals/goal-record.js';
 import type { Translate } from '../i18n/index.js';
 import { formatCount } from '../render/format.js';
@@ -12,6 +13,16 @@ export interface ManageGoalsData {
 	/** Where the section's forms post: `/servers/{id}/goals` with the page's `?lang=`. */
 	action: string;
 	goals: readonly Goal[];
+	/** Where each goal stands (progress and forecast); empty when the figures could not be read just now. */
+	figures: readonly GoalFigures[];
+}
+
+/** A goal's state on its row: its progress and forecast when the figures were read, else only its target. */
+function goalState(page: ManageGoalsData, goal: Goal): string {
+	const figures = page.figures.find((found) => found.metric === goal.metric && found.period === goal.period);
+	if (!figures) return `${page.t('web.goals.target')}: ${formatCount(goal.target, page.locale)}`;
+	const { progress, outlook } = describeGoalFigures(page.locale, figures);
+	return `${progress}; ${outlook}`.replaceAll('**', '');
 }
 
 export function goalsManageSection(page: ManageGoalsData): SafeHtml {
@@ -28,9 +39,7 @@ export function goalsManageSection(page: ManageGoalsData): SafeHtml {
 								html`<li>
 									<span id="goals-${goal.metric}-${goal.period}"
 										><span class="row-title">${describeGoalName(t, goal)}</span>
-										<span class="row-detail"
-											>${t('web.goals.target')}: ${formatCount(goal.target, page.locale)}</span
-										></span
+										<span class="row-detail">${goalState(page, goal)}</span></span
 									>
 									<form method="post" action="${page.action}" class="inline">
 										<input type="hidden" name="action" value="remove" />

@@ -41,6 +41,11 @@ export function manageOutcomeLine(code: string | undefined): MessageKey | null {
 	return code !== undefined && Object.hasOwn(MANAGE_OUTCOMES, code) ? MANAGE_OUTCOMES[code as ManageOutcome] : null;
 }
 
+/** The line for `?done=` on a server page: only the public link's switch, its one form, answers there. */
+export function serverPageOutcomeLine(code: string | undefined): MessageKey | null {
+	return code === 'public-on' || code === 'public-off' ? MANAGE_OUTCOMES[code] : null;
+}
+
 /** The line for `?done=` on `/me`. */
 export function accountOutcomeLine(code: string | undefined): MessageKey | null {
 	return code !== undefined && Object.hasOwn(ACCOUNT_OUTCOMES, code) ? ACCOUNT_OUTCOMES[code as AccountOutcome] : null;

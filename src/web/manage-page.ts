@@ -16,6 +16,7 @@ import { listOrEmpty, type ListedThing, type ListRow } from './manage-lists.js';
 import { goalsManageSection } from './manage-goals.js';
 import { boardsManageSection } from './manage-boards.js';
 import type { BoardRecord } from '../boards/board-record.js';
+import type { GoalFigures } from '../goals/goal-figures.js';
 import type { Goal } from '../goals/goal-record.js';
 
 /** Everything the manage page shows, read when it loads. */
@@ -41,6 +42,7 @@ export interface ManagePageData {
 	alerts: WatchList<AlertRecord>;
 	/** The server's goals (src/goals). */
 	goals?: readonly Goal[];
+	goalFigures?: readonly GoalFigures[];
 	/** The server's boards (src/boards). */
 	boards?: WatchList<BoardRecord>;
 	/** The public page's address while it is on. */
@@ -73,7 +75,13 @@ export function manageBody(page: ManagePageData): SafeHtml {
 		</nav>
 		${keySection(page)} ${settingsSection(page)} ${reportsSection(page)} ${statChannelsSection(page)}
 		${alertsSection(page)}
-		${goalsManageSection({ t, locale: page.locale, action: action(page, 'goals'), goals: page.goals ?? [] })}
+		${goalsManageSection({
+			t,
+			locale: page.locale,
+			action: action(page, 'goals'),
+			goals: page.goals ?? [],
+			figures: page.goalFigures ?? [],
+		})}
 		${page.boards ? boardsManageSection({ ...page, action: action(page, 'boards'), boards: page.boards }) : ''}
 		${publicSection(page)}`;
 }

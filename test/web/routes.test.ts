@@ -395,8 +395,17 @@ describe('the public link', () => {
 		);
 		const alice = await loggedIn(ALICE);
 		assert.equal((await alice.post(`/servers/${guildId}/public`, { enabled: 'on' })).status, 403, 'no Manage Server');
+		assert.equal(
+			(await alice.post(`/servers/${guildId}/public`, { enabled: 'maybe' })).status,
+			403,
+			'no Manage Server comes before a bad value',
+		);
+		assert.equal((await admin.post(`/servers/${guildId}/public`, { enabled: 'maybe' })).status, 400);
 		const on = await admin.post(`/servers/${guildId}/public`, { enabled: 'on' });
 		assert.equal(on.status, 303);
+		const back = on.headers.get('location') ?? '';
+		assert.equal(back, `/servers/${guildId}?done=public-on`, 'back to the server page with the outcome');
+		assert.match(await (await admin.request(back)).text(), /class="outcome"[^>]*>[^<]*public/iu, 'the outcome line');
 		const page = await (await admin.request(`/servers/${guildId}`)).text();
 		const link = /id="public-link" href="([^"]+)"/u.exec(page)?.[1];
 		assert.ok(link?.startsWith(`${PUBLIC_URL}/p/`), 'the page shows the public link');

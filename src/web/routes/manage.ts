@@ -8,7 +8,7 @@ import type { SettingsInput } from '../../settings/read-options.js';
 import type { ServerSettings } from '../../settings/settings-record.js';
 import { removeServerKey, serverKeyStatus, setServerKey } from '../../stats/server-key-actions.js';
 import { addAlert, listAlerts, removeAlert } from '../../watch/alert-actions.js';
-import { listServerGoalRecords, removeGoal, setGoal } from '../../goals/goal-actions.js';
+import { listGoals, listServerGoalRecords, removeGoal, setGoal } from '../../goals/goal-actions.js';
 import { addStatChannel, listStatChannels, removeStatChannel } from '../../watch/stat-channel-actions.js';
 import { addBoard, listBoards, removeBoard } from '../../boards/board-actions.js';
 import { refusalError } from '../form-refusal.js';
@@ -59,17 +59,24 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 			);
 		}
 		const { guildId, guild, actor } = server;
-		const [channels, key, settings, reports, statChannels, alerts, token, goals, boards] = await Promise.all([
-			deps.botGuilds.channels(guildId),
-			serverKeyStatus(deps, actor, guildId),
-			deps.settings.get(guildId),
-			listReports(deps, actor, guildId),
-			listStatChannels(deps, actor, guildId),
-			listAlerts(deps, actor, guildId),
-			publicToken(deps, guildId),
-			listServerGoalRecords(deps, actor, guildId),
-			listBoards(deps, actor, guildId),
-		]);
+		const [channels, key, settings, reports, statChannels, alerts, token, goals, boards, goalFigures] =
+			await Promise.all([
+				deps.botGuilds.channels(guildId),
+				serverKeyStatus(deps, actor, guildId),
+				deps.settings.get(guildId),
+				listReports(deps, actor, guildId),
+				listStatChannels(deps, actor, guildId),
+				listAlerts(deps, actor, guildId),
+				publicToken(deps, guildId),
+				listServerGoalRecords(deps, actor, guildId),
+				listBoards(deps, actor, guildId),
+				// Where each goal stands, as /goal show says it; a server without a key or a stats service that does not
+				// answer leaves the rows with their targets only, and the page still loads.
+				listGoals(deps, actor, { scope: 'server', guildId, guildLocale: guild.preferredLocale }).then(
+					(list) => list.goals,
+					() => [],
+				),
+			]);
 		const linker = key?.linkedBy ? await deps.botGuilds.member(guildId, key.linkedBy).catch(() => null) : null;
 		const names = mentionNamesOf(guild, channels);
 		// A channel Discord no longer lists still has its line: by the words `/statchannel remove` offers it with.
@@ -111,6 +118,7 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 				statChannels,
 				alerts,
 				goals,
+				goalFigures,
 				boards,
 				publicUrl: token ? `${site.origin}/p/${token}` : null,
 				names: { ...names, channels: channelNames },
@@ -253,14 +261,18 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 	manage.post('/servers/:guildId/public', formSession, async (c) => {
 		const { server, form } = await posted(c);
 		const enabled = field(form, 'enabled');
-		if (enabled !== 'on' && enabled !== 'off') throw new HttpError(400, { key: 'web.badRequestTitle' });
+		if (enabled !== 'on' && enabled !== 'off') {
+			// A member without Manage Server hears that first, whatever the form held.
+			await refusing(c, server, () => requireManageServer(server.actor, 'public-page'));
+			throw new HttpError(400, { key: 'web.badRequestTitle' });
+		}
 		await refusing(c, server, () =>
 			setPublicPage(deps, server.actor, server.guildId, enabled === 'on', {
 				guildLocale: server.guild.preferredLocale,
 			}),
 		);
 		if (field(form, 'return') === 'manage') return back(c, server, `public-${enabled}`, 'public');
-		return c.redirect(`/servers/${server.guildId}${langQuery(c, '?')}`, 303);
+		return c.redirect(`/servers/${server.guildId}?done=public-${enabled}${langQuery(c, '&')}`, 303);
 	});
 
 	/** The form's fields and the member as the bot token reads them now. */

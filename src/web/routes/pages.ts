@@ -7,7 +7,7 @@ import { discordTextToHtml, html } from '../html.js';
 import { notFoundError, HttpError } from '../http-error.js';
 import { pageSession } from '../middleware.js';
 import { accountKeyForms, outcomeLine } from '../account-page.js';
-import { accountOutcomeLine } from '../manage-outcomes.js';
+import { accountOutcomeLine, serverPageOutcomeLine } from '../manage-outcomes.js';
 import { loggedInHome, loggedOutHome, manageLink, messageBody, publicLinkForm, statsBody } from '../pages.js';
 import { sendPage } from '../respond.js';
 import { checkServerAccess, visibleServers } from '../server-access.js';
@@ -75,10 +75,16 @@ export function pageRoutes(deps: WebDeps, site: Site, foldHistory: FoldHistory):
 			? html`${manageLink(t, `${path}/manage${langQuery(c, '?')}`)}
 				${publicLinkForm(t, guildId, token ? `${site.origin}/p/${token}` : null)}`
 			: undefined;
+		const done = access.managesServer ? serverPageOutcomeLine(c.req.query('done')) : null;
 		return sendPage(
 			c,
 			heading,
-			statsBody(stats, { ...statsPageOptions(c, path), heading, exportPath: `${path}/export.csv`, extra }),
+			html`${outcomeLine(done === null ? null : t(done))}${statsBody(stats, {
+				...statsPageOptions(c, path),
+				heading,
+				exportPath: `${path}/export.csv`,
+				extra,
+			})}`,
 		);
 	});
 
