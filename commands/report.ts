@@ -14,6 +14,7 @@ import {
 } from '../src/reports/report-actions.js';
 import type { ReportChannel } from '../src/reports/report-channels.js';
 import { matchTimeZones } from '../src/reports/schedule.js';
+import { withoutBudgetWait } from '../src/rest-job.js';
 
 /** The slash command this module answers: the name its definition registers (test/commands/definitions.test.ts). */
 export const name = 'report';
@@ -35,10 +36,14 @@ export async function onAutocomplete(interaction: AutocompleteInteraction, ctx: 
 	const { userId, memberPermissions } = interaction;
 	const actor = actorOf({ userId, memberPermissions, memberRoles: null });
 	// The list names the server's report channels: only for those who may run /report.
-	const channels = await listReportChannels(ctx, actor, interaction.guildId).catch((error: unknown) => {
-		if (error instanceof UserFacingError) return [];
-		throw error;
-	});
+	// The autocomplete's answer is its only response: channel names only from calls the budget can make at once.
+	const guildId = interaction.guildId;
+	const channels = await withoutBudgetWait(async () => listReportChannels(ctx, actor, guildId)).catch(
+		(error: unknown) => {
+			if (error instanceof UserFacingError) return [];
+			throw error;
+		},
+	);
 	await interaction.respond(channelChoices(interaction, channels, interaction.focused.value));
 }
 

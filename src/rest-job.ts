@@ -12,3 +12,17 @@ export async function withRestJob<T>(job: string, fn: () => Promise<T>): Promise
 
 /** The job the current call belongs to, for the budget's metrics. */
 export const currentRestJob = (): string => jobs.getStore() ?? 'other';
+
+const answering = new AsyncLocalStorage<true>();
+
+/**
+ * Runs `fn` for an interaction's only response (an autocomplete, which cannot be deferred): its bot-token calls
+ * are made only when the budget has a slot at once, and are refused (RestBudgetBusyError) rather than queued,
+ * so the response never waits for the budget.
+ */
+export async function withoutBudgetWait<T>(fn: () => Promise<T>): Promise<T> {
+	return answering.run(true, fn);
+}
+
+/** Whether the current call must not wait for the budget. */
+export const mustNotWaitForBudget = (): boolean => answering.getStore() === true;

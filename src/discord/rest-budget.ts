@@ -1,6 +1,6 @@
 import type { REST } from 'discord.js';
 import { restBudgetMetrics } from '../metrics/rest-budget-metrics.js';
-import { currentRestJob } from '../rest-job.js';
+import { currentRestJob, mustNotWaitForBudget } from '../rest-job.js';
 import { BUDGET_STORE_WAIT_MS, openBudgetCounter, type BudgetCounter } from '../store/rest-budget-counter.js';
 
 export { withRestJob, currentRestJob } from '../rest-job.js';
@@ -63,6 +63,19 @@ const realSleep = async (ms: number) =>
  * delays it by a few hundred milliseconds (with 800/900 ms, a loaded 2-core host landed 48 in one second).
  */
 const SLOT_SPAN_MS = 500;
+/**
+ * How long a call that must not wait (an autocomplete's) may take to get its slot, with nobody queued before it,
+ * before it is refused: a free budget's slot comes within the second's quiet end (400 ms) and a little more.
+ */
+const AT_ONCE_MS = 500;
+
+/** The budget had no slot at once for a call that must not wait; the caller answers without that call. */
+export class RestBudgetBusyError extends Error {
+	override name = 'RestBudgetBusyError';
+	constructor() {
+		super('no REST budget slot free at once');
+	}
+}
 const LAST_GRANT_MS = 600;
 
 export function createRestBudget(options: RestBudgetOptions): RestBudget {
@@ -76,7 +89,7 @@ export function createRestBudget(options: RestBudgetOptions): RestBudget {
 	const metrics = restBudgetMetrics();
 	let storeDownUntil = 0;
 	let heldUntil = 0;
-	const waiters: { job: string; since: number; grant: () => void }[] = [];
+	const waiters: { job: string; since: number; atOnce?: boolean; grant: () => void }[] = [];
 	let pumping = false;
 
 	const askStore = async (second: number): Promise<{ count: number; limit: number }> => {
@@ -139,13 +152,32 @@ export function createRestBudget(options: RestBudgetOptions): RestBudget {
 		}
 	};
 
+	/** A slot only if one is free now: nobody queued, no hold, and granted within AT_ONCE_MS; else refused. */
+	const acquireAtOnce = async (job: string): Promise<void> => {
+		// Calls of the same response (an autocomplete describing several channels) may queue with each other.
+		if (waiters.some((waiter) => !waiter.atOnce) || heldUntil > now()) throw new RestBudgetBusyError();
+		return new Promise<void>((resolve, reject) => {
+			const waiter = { job, since: now(), atOnce: true, grant: () => (clearTimeout(timer), resolve()) };
+			const timer = setTimeout(() => {
+				const index = waiters.indexOf(waiter);
+				if (index === -1) return;
+				waiters.splice(index, 1);
+				reject(new RestBudgetBusyError());
+			}, AT_ONCE_MS);
+			waiters.push(waiter);
+			void pump();
+		});
+	};
+
 	return {
 		perSecond,
-		acquire: async (job = currentRestJob()) =>
-			new Promise<void>((resolve) => {
+		acquire: async (job = currentRestJob()) => {
+			if (mustNotWaitForBudget()) return acquireAtOnce(job);
+			return new Promise<void>((resolve) => {
 				waiters.push({ job, since: now(), grant: resolve });
 				void pump();
-			}),
+			});
+		},
 		holdUntil: (untilMs) => {
 			metrics.global429.inc();
 			if (untilMs > heldUntil) heldUntil = untilMs;
@@ -161,6 +193,8 @@ export function isInteractionRoute(fullRoute: string): boolean {
 }
 
 const budgeted = new WeakSet<REST>();
+/** The job label of the slot a call refused by a global 429 takes for the retry @discordjs/rest makes. */
+export const GLOBAL_RETRY_JOB = 'global-429-retry';
 
 /**
  * Puts every call of `rest` through `budget` before @discordjs/rest sees it (all its methods end in
@@ -179,6 +213,10 @@ export function applyRestBudget(rest: REST, budget: RestBudget): REST {
 		if (response.status !== 429 || !response.headers.get('x-ratelimit-global')) return;
 		const seconds = Number(response.headers.get('retry-after') ?? '1');
 		budget.holdUntil(Date.now() + (Number.isFinite(seconds) ? seconds : 1) * 1000);
+		// @discordjs/rest makes the refused call again once the hold ends, inside its own queue where this wrapper
+		// never sees it: take that call's slot now, so it is granted after the hold like every waiting call and the
+		// second it lands in is not carried past the budget.
+		void budget.acquire(GLOBAL_RETRY_JOB);
 	});
 	return rest;
 }

@@ -3,7 +3,8 @@ import { describe, test } from 'node:test';
 import { Routes } from 'discord.js';
 import { startDiscordSandbox } from '../../sandbox/index.js';
 import { createBotRest } from '../../src/discord/bot-rest.js';
-import { createRestBudget, openRestBudget } from '../../src/discord/rest-budget.js';
+import { createRestBudget, openRestBudget, RestBudgetBusyError } from '../../src/discord/rest-budget.js';
+import { withoutBudgetWait } from '../../src/rest-job.js';
 import { openBudgetCounter } from '../../src/store/rest-budget-counter.js';
 import { postgresBackend, POSTGRES_URL, redisBackend, REDIS_URL } from '../links/backends.js';
 
@@ -103,7 +104,18 @@ test('a global 429 at the stand-in holds the caller for its retry_after and the 
 	const sandbox = await startDiscordSandbox({ globalRequestsPerSecond: 5, validateSchema: false });
 	try {
 		// The budget allows more than the stand-in's limit: the 429s come, and every call still succeeds.
-		const budget = createRestBudget({ perSecond: 40, counter: null });
+		let takes = 0;
+		const counts = new Map<number, number>();
+		const counter = {
+			take: async (second: number) => {
+				takes += 1;
+				counts.set(second, (counts.get(second) ?? 0) + 1);
+				return { count: counts.get(second)!, holdUntil: 0 };
+			},
+			hold: async () => undefined,
+			close: async () => undefined,
+		};
+		const budget = createRestBudget({ perSecond: 40, counter });
 		const rest = createBotRest({ discordApiUrl: sandbox.apiUrl, discordToken: sandbox.token }, budget);
 		const results = await Promise.all(
 			Array.from({ length: 15 }, async () =>
@@ -115,6 +127,10 @@ test('a global 429 at the stand-in holds the caller for its retry_after and the 
 		);
 		assert.deepEqual(new Set(results), new Set(['ok']));
 		assert.ok(sandbox.globalLimit.refused > 0, 'the stand-in refused some');
+		// Every request that reached the stand-in took a slot, the retries @discordjs/rest made after a 429 included.
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		const requests = [...sandbox.globalLimit.perSecond.values()].reduce((sum, count) => sum + count, 0);
+		assert.equal(takes, requests, `${takes} slots taken for ${requests} requests`);
 	} finally {
 		await sandbox.close();
 	}
@@ -127,4 +143,19 @@ test('interaction callbacks and webhook follow-ups never wait for the budget', a
 	assert.equal(isInteractionRoute(Routes.interactionCallback('1', 'tok')), true);
 	assert.equal(isInteractionRoute(Routes.webhook('1', 'tok')), true);
 	assert.equal(isInteractionRoute(Routes.channel('1')), false);
+});
+
+test("an autocomplete's calls take a slot only when one is free at once, and never queue behind the budget", async () => {
+	const budget = createRestBudget({ perSecond: 2, counter: null });
+	await withoutBudgetWait(async () => budget.acquire());
+	await budget.acquire();
+	// The second's two slots are spent: a queued call waits for the next second; a call that must not wait is refused.
+	const queued = budget.acquire().then(() => Date.now());
+	const started = Date.now();
+	await assert.rejects(
+		withoutBudgetWait(async () => budget.acquire()),
+		RestBudgetBusyError,
+	);
+	assert.ok(Date.now() - started < 700, `refused after ${Date.now() - started} ms`);
+	assert.ok((await queued) >= started, 'the queued call is still granted');
 });
