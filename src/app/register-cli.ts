@@ -11,6 +11,10 @@ try {
 		applicationId: config.applicationId ?? '',
 		guildId: config.devGuildId,
 		definitions: commandDefinitions,
+		// The same budget as the bot's processes: registering beside a running bot never adds to its calls.
+		storeUrl: config.storeUrl,
+		restPerSecond: config.discordRestPerSecond,
+		processes: config.botProcesses,
 	});
 	const where = config.devGuildId ? `to guild ${config.devGuildId}` : 'globally (may take up to an hour to show)';
 	console.log(`Registered ${registered.length} commands ${where}: ${registered.map((c) => `/${c.name}`).join(', ')}`);

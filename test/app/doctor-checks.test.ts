@@ -126,4 +126,11 @@ test('every configuration problem blames a documented variable, which fails only
 	assert.deepEqual(badInputsOf('chart', bad), ['CHART_RENDERER', 'QUICKCHART_URL']);
 	assert.deepEqual(badInputsOf('discord-token', new Set(['LINK_SECRET', 'CHART_RENDERER'])), []);
 	assert.deepEqual(badInputsOf('node', bad), []);
+	// What each check really reads: web only its URL (the OAuth2 secret and client id are start-up's), gateway
+	// SHARD_COUNT and not BOT_PROCESSES.
+	assert.ok(bad.has('DISCORD_CLIENT_SECRET') && bad.has('DISCORD_APPLICATION_ID') && bad.has('BOT_PROCESSES'));
+	// (WEB_PORT: here with BOT_PROCESSES=2.)
+	assert.deepEqual(badInputsOf('web', bad), ['WEB_PORT', 'WEB_PUBLIC_URL']);
+	assert.deepEqual(badInputsOf('gateway', bad), ['DISCORD_TOKEN', 'DISCORD_API_URL', 'SHARD_COUNT']);
+	assert.deepEqual(badInputsOf('web', new Set(['DISCORD_CLIENT_SECRET', 'DISCORD_APPLICATION_ID'])), []);
 });

@@ -11,9 +11,12 @@ import { after, before, describe, test } from 'node:test';
 import { createBoardStore } from '../../src/boards/board-store.js';
 import { BOARD_SCHEMA_VERSION } from '../../src/boards/board-record.js';
 import { API } from '../../src/discord/core-api.js';
-import { PermissionFlagsBits } from 'discord.js';
+import { PermissionFlagsBits, Routes } from 'discord.js';
+import { createClient } from '@redis/client';
 import { commandDefinitions } from '../../commands/definitions/index.js';
 import { createBotRest } from '../../src/discord/bot-rest.js';
+import { runDoctor } from '../../src/app/doctor/run-doctor.js';
+import { openRestBudget } from '../../src/discord/rest-budget.js';
 import { startInteractionsServer, type InteractionsServer } from '../../src/discord/interactions-server.js';
 import type { InteractionRouter } from '../../src/discord/router.js';
 import { registerCommands } from '../../src/discord/register.js';
@@ -201,7 +204,7 @@ describe('npm run doctor', () => {
 		for (const [name, line] of run.lines) assert.equal(line.status, 'ok', `${name}: ${line.detail}`);
 		assert.match(run.stdout, /\ndoctor: 11 ok, 0 warn, 0 fail\n$/);
 		assert.match(detail(run, 'links'), /^2 links open/);
-		assert.match(detail(run, 'channels'), /^2 channels/);
+		assert.match(detail(run, 'channels'), /^2 channels \([a-z, ]+\): the bot has what each needs$/);
 		assert.match(detail(run, 'store'), /sqlite: wrote, read and deleted a probe entry in \d+ ms/);
 		assert.equal(run.stderr, '');
 	});
@@ -366,6 +369,45 @@ describe('npm run doctor', () => {
 		}
 	});
 
+	test('a voice stat channel the bot may not connect to fails channels, naming Connect, as the bot itself asks', async () => {
+		const voiceChannel = sandbox.guilds[0]!.voiceChannelIds[0]!;
+		const stores = await openStores(baseEnv.STORE_URL ?? '');
+		const watch = createWatchStore(stores, createKeyedMutex());
+		await watch.statChannels.put({
+			v: WATCH_SCHEMA_VERSION,
+			guildId,
+			channelId: voiceChannel,
+			figure: 'sends-today',
+			createdBy: '300000000000000001',
+			createdAt: Date.now(),
+			guildLocale: null,
+			paused: null,
+			name: null,
+			renames: [],
+			blockedUntil: 0,
+			pending: null,
+		});
+		sandbox.setChannelOverwrites(voiceChannel, [
+			{ id: guildId, type: 0, allow: '0', deny: String(PermissionFlagsBits.Connect) },
+		]);
+		try {
+			const run = await doctor();
+			assert.equal(status(run, 'channels'), 'fail');
+			assert.match(detail(run, 'channels'), new RegExp(`stat channel in channel ${voiceChannel} .*lacks Connect;`));
+		} finally {
+			sandbox.setChannelOverwrites(voiceChannel, []);
+			await watch.statChannels.remove(guildId, voiceChannel);
+			await stores.close();
+		}
+	});
+
+	test('an unknown argument exits 1 with one line naming it, and checks nothing', async () => {
+		const run = await doctor({}, ['--bogus']);
+		assert.equal(run.code, 1);
+		assert.equal(run.stderr, 'doctor: unknown argument --bogus (the only option is --json)\n');
+		assert.equal(run.lines.size, 0);
+	});
+
 	test('a board whose channel the bot may not embed links in fails channels, naming the permission and /board', async () => {
 		const boardChannel = sandbox.guilds[0]!.channelIds[3]!;
 		const stores = await openStores(baseEnv.STORE_URL ?? '');
@@ -413,6 +455,11 @@ describe('npm run doctor', () => {
 		assert.equal(status(secure, 'web'), 'ok');
 		assert.match(detail(secure, 'web'), /register https:\/\/stats\.example\.org\/auth\/callback/);
 		assert.equal([...secure.lines.keys()].at(-1), 'web');
+		// A missing client secret fails config, not web: web reads only WEB_PUBLIC_URL.
+		const noSecret = await doctor({ WEB_PORT: '8080', WEB_PUBLIC_URL: 'https://stats.example.org' });
+		assert.equal(status(noSecret, 'config'), 'fail');
+		assert.match(detail(noSecret, 'config'), /DISCORD_CLIENT_SECRET/);
+		assert.equal(status(noSecret, 'web'), 'ok');
 	});
 
 	test('a link no configured secret opens fails links with the count', async () => {
@@ -555,6 +602,127 @@ describe('npm run doctor with a store that fails', () => {
 			assert.equal(status(run, 'store'), 'ok', detail(run, 'store'));
 		});
 	}
+});
+
+describe('the doctor on a shared store', () => {
+	// In-process, with a namespace of its own on the shared Redis, as createServices takes one.
+	const prefix = () => `doc${process.pid}x${Math.random().toString(36).slice(2, 8)}-`;
+	let raw: ReturnType<typeof createClient>;
+	before(async () => {
+		raw = createClient({ url: REDIS_URL });
+		await raw.connect();
+	});
+	after(() => {
+		raw.destroy();
+	});
+
+	/**
+	 * Watches the store's per-second counts of the REST budget under `namespacePrefix`; stop() sums the slots
+	 * granted (a call that found its second spent counts there too, then waits for the next: at most
+	 * `perSecond` of a second's count are grants).
+	 */
+	function watchBudget(namespacePrefix: string, perSecond: number): () => Promise<number> {
+		const seen = new Map<string, number>();
+		const read = async () => {
+			const keys = (await raw.keys(`${namespacePrefix}rest-budget:*`)).filter((key) => /:\d+$/.test(key));
+			if (keys.length === 0) return;
+			const values = await raw.mGet(keys);
+			keys.forEach((key, i) => seen.set(key, Math.max(seen.get(key) ?? 0, Number(values[i] ?? 0))));
+		};
+		let stopped = false;
+		const polling = (async () => {
+			// A second's count lives 5 s in the store: reading often sees every one.
+			while (!stopped) {
+				await read();
+				await new Promise((resolve) => setTimeout(resolve, 100));
+			}
+		})();
+		return async () => {
+			stopped = true;
+			await polling;
+			await read();
+			return [...seen.values()].reduce((sum, count) => sum + Math.min(count, perSecond), 0);
+		};
+	}
+
+	/** Bot-token requests the stand-in received per second since `before` (a copy of its counts). */
+	function requestsSince(before: Map<number, number>): Map<number, number> {
+		const since = new Map<number, number>();
+		for (const [second, count] of sandbox.globalLimit.perSecond) {
+			const added = count - (before.get(second) ?? 0);
+			if (added > 0) since.set(second, added);
+		}
+		return since;
+	}
+
+	test("with a redis:// store, the doctor's Discord calls draw from the budget a running bot spends", async () => {
+		const namespacePrefix = prefix();
+		const stores = await openStores(REDIS_URL, { namespacePrefix });
+		await createReportStore(stores).put({
+			v: REPORT_SCHEMA_VERSION,
+			guildId,
+			channelId: reportChannel,
+			every: 'daily',
+			hour: 9,
+			timezone: 'UTC',
+			weekday: null,
+			createdBy: '1',
+			since: Date.now(),
+			guildLocale: null,
+			paused: null,
+		});
+		await createSettingsStore({ keyv: stores.settings, withLock: createKeyedMutex() }).update(guildId, {
+			auditChannelId: auditChannel,
+		});
+		await stores.close();
+		// A bot process on the same store, spending the same budget of 5 calls a second while the doctor runs.
+		const perSecond = 5;
+		const bot = await openRestBudget(REDIS_URL, { perSecond, namespacePrefix });
+		const botRest = createBotRest({ discordApiUrl: sandbox.apiUrl, discordToken: sandbox.token }, bot);
+		const before = new Map(sandbox.globalLimit.perSecond);
+		const stop = watchBudget(namespacePrefix, perSecond);
+		try {
+			const [report] = await Promise.all([
+				runDoctor(
+					{ ...baseEnv, STORE_URL: REDIS_URL, DISCORD_REST_PER_SECOND: String(perSecond), CHART_RENDERER: 'none' },
+					{ namespacePrefix },
+				),
+				Promise.all(Array.from({ length: 10 }, async () => botRest.get(Routes.user()))),
+			]);
+			const checks = new Map(report.checks.map((check) => [check.name, check]));
+			for (const name of ['discord-token', 'application', 'commands', 'gateway', 'store', 'channels']) {
+				assert.equal(checks.get(name)?.status, 'ok', `${name}: ${checks.get(name)?.detail ?? ''}`);
+			}
+			assert.match(checks.get('channels')?.detail ?? '', /^2 channels \(report, audit channel\)/);
+			const requests = requestsSince(before);
+			const sent = [...requests.values()].reduce((sum, count) => sum + count, 0);
+			// The bot's 10 and the doctor's: the bot user, the application, the commands, the gateway, then three
+			// calls for the server and one per channel.
+			assert.ok(sent >= 10 + 9, `${sent} requests`);
+			// Every request of both processes took its slot in the store (a slot a late timer gave up is counted
+			// without a request), and no second carried more than the one budget: with a budget of its own, the
+			// doctor's first calls would have come on top of the bot's 5.
+			const granted = await stop();
+			assert.ok(granted >= sent, `${granted} slots in the store for ${sent} requests`);
+			for (const [second, count] of requests) assert.ok(count <= perSecond, `${count} requests in second ${second}`);
+		} finally {
+			await stop();
+			await bot.close();
+			const keys = await raw.keys(`${namespacePrefix}*`);
+			if (keys.length > 0) await raw.del(keys);
+		}
+	});
+
+	test('an empty store: channels says that no channel of any kind is set', async () => {
+		const report = await runDoctor(
+			{ ...baseEnv, STORE_URL: REDIS_URL, CHART_RENDERER: 'none' },
+			{ namespacePrefix: prefix() },
+		);
+		assert.deepEqual(
+			report.checks.find((check) => check.name === 'channels'),
+			{ name: 'channels', status: 'ok', detail: 'no report, audit channel, stat channel, alert or board is set' },
+		);
+	});
 });
 
 describe('npm run doctor in HTTP interactions mode', () => {

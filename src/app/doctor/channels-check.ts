@@ -12,6 +12,7 @@ import { createBoardStore } from '../../boards/board-store.js';
 import { BOARD_PERMISSIONS } from '../../boards/board-record.js';
 import { errorText, fail, ok, type Check } from './check.js';
 import { discordProblem, isTokenRefused, NoStoreYetError, type DoctorContext } from './context.js';
+import { CHANNEL_TYPES } from '../../channel-kinds.js';
 import { channelPermissions, missingPermissions, type NeededPermission } from './permissions.js';
 
 /** A channel the bot posts in on its own, and what posting there needs. */
@@ -21,6 +22,8 @@ export interface ChannelUse {
 	/** As a host reads it: "report", "audit channel". */
 	what: string;
 	needs: readonly NeededPermission[];
+	/** Needed besides `needs` when the channel turns out to be a voice channel (a stat channel: Connect). */
+	voiceNeeds?: readonly NeededPermission[];
 	/** The command that moves or removes it. */
 	fix: string;
 }
@@ -47,8 +50,9 @@ async function* statChannels(stores: Stores): AsyncIterable<ChannelUse> {
 			guildId: record.guildId,
 			channelId: record.channelId,
 			what: 'stat channel',
-			// Renaming needs Manage Channels on a channel the bot can see.
+			// Renaming needs Manage Channels on a channel the bot can see; a voice channel also Connect, as the bot asks.
 			needs: ['viewChannel', 'manageChannels'],
+			voiceNeeds: ['connect'],
 			fix: 'or remove it: /statchannel remove',
 		};
 	}
@@ -125,7 +129,8 @@ export const channelsCheck: Check<DoctorContext> = {
 		try {
 			stores = await ctx.stores();
 		} catch (error) {
-			if (error instanceof NoStoreYetError) return ok('no store yet, so no report or audit channel');
+			if (error instanceof NoStoreYetError)
+				return ok('no store yet, so no report, audit channel, stat channel, alert or board');
 			return fail('not checked: the store is unavailable (see store)');
 		}
 		let uses: ChannelUse[];
@@ -136,7 +141,7 @@ export const channelsCheck: Check<DoctorContext> = {
 			if (!(error instanceof StorageUnavailableError)) throw error;
 			return fail('not checked: the store is unavailable (see store)');
 		}
-		if (uses.length === 0) return ok('no report, audit channel, stat channel or alert is set');
+		if (uses.length === 0) return ok('no report, audit channel, stat channel, alert or board is set');
 		let botId: string;
 		try {
 			botId = (await ctx.botUser()).id;
@@ -162,12 +167,18 @@ export const channelsCheck: Check<DoctorContext> = {
 			if (problem) problems.push(problem);
 		}
 		const counted = `${uses.length} ${uses.length === 1 ? 'channel' : 'channels'}`;
-		if (problems.length === 0) return ok(`${counted} (reports, audit): the bot may post in every one`);
+		if (problems.length === 0) return ok(`${counted} (${kindsOf(uses)}): the bot has what each needs`);
 		const listed = problems.slice(0, LISTED_PROBLEMS);
 		if (problems.length > LISTED_PROBLEMS) listed.push(`and ${problems.length - LISTED_PROBLEMS} more`);
 		return fail(`${problems.length} of ${counted} need attention: ${listed.join('; ')}`);
 	},
 };
+
+/** The kinds of channel checked, as the ok line names them: `reports, stat channels`. */
+function kindsOf(uses: readonly ChannelUse[]): string {
+	const kinds = [...new Set(uses.map((use) => use.what))];
+	return kinds.map((kind) => (uses.filter((use) => use.what === kind).length === 1 ? kind : `${kind}s`)).join(', ');
+}
 
 /** The guild's roles and the bot's member; null when the bot is no longer in the guild. */
 async function readGuild(ctx: DoctorContext, guildId: string, botId: string): Promise<GuildView | null> {
@@ -194,11 +205,14 @@ async function checkUse(
 	if (guild === null)
 		return `${where}: the bot is no longer in that server; remove it (${use.fix.replace(/^or /, '')})`;
 	let overwrites: APIOverwrite[];
+	let needs = use.needs;
 	try {
 		const channel = (await ctx.rest.get(Routes.channel(use.channelId))) as {
 			guild_id?: string;
+			type?: number;
 			permission_overwrites?: APIOverwrite[];
 		};
+		if (channel.type === CHANNEL_TYPES.voice && use.voiceNeeds) needs = [...use.needs, ...use.voiceNeeds];
 		if (channel.guild_id !== use.guildId)
 			return `${where}: the channel is not in that server; ${use.fix.replace(/^or /, '')}`;
 		overwrites = channel.permission_overwrites ?? [];
@@ -219,7 +233,7 @@ async function checkUse(
 		},
 		overwrites,
 	);
-	const missing = missingPermissions(permissions, use.needs);
+	const missing = missingPermissions(permissions, needs);
 	if (missing.length === 0) return null;
 	return `${where}: the bot lacks ${missing.join(', ')}; allow ${missing.length === 1 ? 'it' : 'them'} for the bot's role in the channel's permissions, ${use.fix}`;
 }

@@ -4,19 +4,24 @@
 const DISCORD = ['DISCORD_TOKEN', 'DISCORD_API_URL'];
 const STORE = ['STORE_URL'];
 
-/** The variables a check cannot run without, by check name; a check not listed reads none. */
+/**
+ * The variables a check cannot run without, by check name; a check not listed reads none. The REST budget's
+ * (STORE_URL, DISCORD_REST_PER_SECOND, BOT_PROCESSES) are no Discord check's input: a bad one is read at its
+ * default (a bad STORE_URL: this process's own budget), and the checks still run.
+ */
 const CHECK_INPUTS: Readonly<Record<string, readonly string[]>> = {
 	'discord-token': DISCORD,
 	application: [...DISCORD, 'DISCORD_APPLICATION_ID'],
 	commands: [...DISCORD, 'DISCORD_DEV_GUILD_ID'],
-	gateway: [...DISCORD, 'SHARD_COUNT', 'BOT_PROCESSES'],
-	interactions: [...DISCORD, 'DISCORD_PUBLIC_KEY', 'INTERACTIONS_PORT'],
+	gateway: [...DISCORD, 'SHARD_COUNT'],
+	interactions: [...DISCORD, 'DISCORD_PUBLIC_KEY', 'INTERACTIONS_HOST', 'INTERACTIONS_PORT'],
 	store: STORE,
 	links: [...STORE, 'LINK_SECRET', 'LINK_SECRET_PREVIOUS'],
 	'stats-api': ['STATS_API_BASE_URL', 'STATS_API_TIMEOUT_MS'],
 	chart: ['CHART_RENDERER', 'QUICKCHART_URL'],
 	channels: [...DISCORD, ...STORE],
-	web: ['WEB_PORT', 'WEB_PUBLIC_URL', 'DISCORD_CLIENT_SECRET', 'DISCORD_APPLICATION_ID'],
+	// The check reads only the public URL (the redirect URI to register); the OAuth2 secret is start-up's concern.
+	web: ['WEB_PORT', 'WEB_PUBLIC_URL'],
 };
 
 /** The variable a configuration problem blames: every problem readConfig records starts with its name. */

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { DiscordAPIError, Routes, type APIApplication, type APIUser, type REST } from 'discord.js';
 import type { Config } from '../../config.js';
 import { createBotRest } from '../../discord/bot-rest.js';
+import { openRestBudget, processRestBudget, type RestBudget } from '../../discord/rest-budget.js';
+import { BUDGET_STORE_WAIT_MS } from '../../store/rest-budget-counter.js';
 import { openStores, type Stores } from '../../store/open-stores.js';
 import { sqliteFileOf, storeSchemeOf } from '../../store-url.js';
 import { STORE_DEADLINE_MS, withDeadline } from '../../store/with-deadline.js';
@@ -23,8 +25,14 @@ export interface DoctorContext {
 /** Deadline of one store operation during the doctor's checks. */
 export const DOCTOR_STORE_DEADLINE_MS = STORE_DEADLINE_MS;
 
-export function createDoctorContext(config: Config): DoctorContext {
-	const rest = createBotRest(config);
+export interface DoctorOptions {
+	/** Prepended to every namespace and to the REST budget's keys, as createServices does (tests share a store). */
+	namespacePrefix?: string;
+}
+
+export function createDoctorContext(config: Config, options: DoctorOptions = {}): DoctorContext {
+	const budget = sharedRestBudget(config, options);
+	const rest = createBotRest(config, budget);
 	const once = <T>(load: () => Promise<T>): (() => Promise<T>) => {
 		let promise: Promise<T> | null = null;
 		return () => {
@@ -38,7 +46,10 @@ export function createDoctorContext(config: Config): DoctorContext {
 			throw new NoStoreYetError(sqliteFileOf(config.storeUrl));
 		}
 		return withDeadline(
-			openStores(config.storeUrl, { deadlineMs: DOCTOR_STORE_DEADLINE_MS }),
+			openStores(config.storeUrl, {
+				deadlineMs: DOCTOR_STORE_DEADLINE_MS,
+				namespacePrefix: options.namespacePrefix,
+			}),
 			DOCTOR_STORE_DEADLINE_MS + 1000,
 		);
 	});
@@ -54,7 +65,53 @@ export function createDoctorContext(config: Config): DoctorContext {
 			return opened;
 		},
 		close: async () => {
-			if (storesOpened) await withDeadline((await stores()).close(), 5000).catch(() => undefined);
+			const closeStores = async () => {
+				if (storesOpened) await withDeadline((await stores()).close(), 5000).catch(() => undefined);
+			};
+			await Promise.all([closeStores(), budget.close()]);
+		},
+	};
+}
+
+/** How long the doctor waits for the store's REST budget to open before its calls count on their own. */
+export const DOCTOR_BUDGET_OPEN_MS = BUDGET_STORE_WAIT_MS;
+
+/**
+ * The REST budget every process of the store spends (DESIGN, "One REST budget for every process"), opened as
+ * createServices opens it, on the first Discord call: the channels check's calls must not come on top of a
+ * running bot's. A store that does not open within DOCTOR_BUDGET_OPEN_MS (the `store` check says why), or a
+ * STORE_URL that is not valid, leaves the doctor this process's own budget: the budget never holds a check back.
+ */
+function sharedRestBudget(config: Config, options: DoctorOptions): RestBudget {
+	const own = processRestBudget(config.discordRestPerSecond);
+	let opening: Promise<RestBudget> | null = null;
+	let opened: Promise<RestBudget | null> = Promise.resolve(null);
+	const open = async (): Promise<RestBudget> => {
+		if (storeSchemeOf(config.storeUrl) === null) return own;
+		const shared = openRestBudget(config.storeUrl, {
+			perSecond: config.discordRestPerSecond,
+			processes: config.botProcesses,
+			namespacePrefix: options.namespacePrefix,
+			// The store check reports the store's problems; the doctor never logs.
+			onError: () => undefined,
+		});
+		opened = shared.catch(() => null);
+		return withDeadline(shared, DOCTOR_BUDGET_OPEN_MS).catch(() => own);
+	};
+	return {
+		perSecond: config.discordRestPerSecond,
+		acquire: async (job) => {
+			opening ??= open();
+			return (await opening).acquire(job);
+		},
+		// A global 429 answers a call, so the budget it came through is open by then.
+		holdUntil: (untilMs) => void opening?.then((budget) => budget.holdUntil(untilMs)),
+		// Also when it opened too late to be used: its connection must not hold the process.
+		close: async () => {
+			const closing = opened.then(async (budget) => {
+				if (budget && budget !== own) await budget.close();
+			});
+			await withDeadline(closing, 5000).catch(() => undefined);
 		},
 	};
 }

@@ -1,5 +1,5 @@
 // `npm run doctor [-- --json]`: checks the bot's environment, read-only, and prints one line per check
-// (or JSON); exit 1 when any check fails, 2 on a usage error.
+// (or JSON); exit 1 when any check fails, and on a usage error (DESIGN: 0 with no fail, 1 with any).
 import { loadDotEnv } from '../../config.js';
 import { formatJson, formatText } from './check.js';
 import { runDoctor } from './run-doctor.js';
@@ -8,7 +8,7 @@ const args = process.argv.slice(2);
 const unknown = args.filter((arg) => arg !== '--json');
 if (unknown.length > 0) {
 	process.stderr.write(`doctor: unknown argument ${unknown[0]} (the only option is --json)\n`);
-	process.exit(2);
+	process.exit(1);
 }
 loadDotEnv();
 const report = await runDoctor(process.env);

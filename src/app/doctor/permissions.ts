@@ -50,6 +50,7 @@ export const PERMISSION_NAMES = {
 	embedLinks: ['Embed Links', PermissionFlagsBits.EmbedLinks],
 	attachFiles: ['Attach Files', PermissionFlagsBits.AttachFiles],
 	manageChannels: ['Manage Channels', PermissionFlagsBits.ManageChannels],
+	connect: ['Connect', PermissionFlagsBits.Connect],
 } as const;
 
 export type NeededPermission = keyof typeof PERMISSION_NAMES;

@@ -14,7 +14,7 @@ import {
 } from './check.js';
 import { badInputsOf, blamedVariable } from './check-inputs.js';
 import { channelsCheck } from './channels-check.js';
-import { createDoctorContext, type DoctorContext } from './context.js';
+import { createDoctorContext, type DoctorContext, type DoctorOptions } from './context.js';
 import {
 	applicationCheck,
 	commandsCheck,
@@ -49,9 +49,9 @@ function checksFor(config: Config): Check<DoctorContext>[] {
 /**
  * Runs every check that applies, concurrently, each within its own deadline; never prints. Each variable is
  * read on its own (start-up's rules): a bad one fails `config` and the checks that read it, and every other
- * check still runs on what did parse.
+ * check still runs on what did parse. Discord calls draw from the REST budget of the store the bot shares.
  */
-export async function runDoctor(env: Env): Promise<DoctorReport> {
+export async function runDoctor(env: Env, options: DoctorOptions = {}): Promise<DoctorReport> {
 	const redact = secretRedactor(env);
 	const { config, problems } = readConfig(env);
 	const badVariables = new Set(problems.map(blamedVariable).filter((name) => name !== null));
@@ -64,7 +64,7 @@ export async function runDoctor(env: Env): Promise<DoctorReport> {
 		},
 		{ name: 'node', ...checkNode() },
 	];
-	const ctx = createDoctorContext(config);
+	const ctx = createDoctorContext(config, options);
 	try {
 		const checks = checksFor(config).map((check) => {
 			const badInputs = badInputsOf(check.name, badVariables);
