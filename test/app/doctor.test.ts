@@ -334,7 +334,8 @@ describe('npm run doctor', () => {
 		}
 	});
 
-	test('a stat channel the bot may not rename fails channels, naming Manage Channels and /statchannel', async () => {
+	/** The channels line with a voice stat channel stored and `denied` taken from everyone in it. */
+	async function channelsWithStatChannelDenied(denied: bigint): Promise<{ channelId: string; line: string }> {
 		const voiceChannel = sandbox.guilds[0]!.voiceChannelIds[0]!;
 		const stores = await openStores(baseEnv.STORE_URL ?? '');
 		const watch = createWatchStore(stores, createKeyedMutex());
@@ -352,53 +353,29 @@ describe('npm run doctor', () => {
 			blockedUntil: 0,
 			pending: null,
 		});
-		sandbox.setChannelOverwrites(voiceChannel, [
-			{ id: guildId, type: 0, allow: '0', deny: String(PermissionFlagsBits.ManageChannels) },
-		]);
+		sandbox.setChannelOverwrites(voiceChannel, [{ id: guildId, type: 0, allow: '0', deny: String(denied) }]);
 		try {
 			const run = await doctor();
 			assert.equal(status(run, 'channels'), 'fail');
-			assert.match(
-				detail(run, 'channels'),
-				new RegExp(`stat channel in channel ${voiceChannel} .*lacks Manage Channels;.*/statchannel remove`),
-			);
+			return { channelId: voiceChannel, line: detail(run, 'channels') };
 		} finally {
 			sandbox.setChannelOverwrites(voiceChannel, []);
 			await watch.statChannels.remove(guildId, voiceChannel);
 			await stores.close();
 		}
+	}
+
+	test('a stat channel the bot may not rename fails channels, naming Manage Channels and /statchannel', async () => {
+		const { channelId, line } = await channelsWithStatChannelDenied(PermissionFlagsBits.ManageChannels);
+		assert.match(
+			line,
+			new RegExp(`stat channel in channel ${channelId} .*lacks Manage Channels;.*/statchannel remove`),
+		);
 	});
 
 	test('a voice stat channel the bot may not connect to fails channels, naming Connect, as the bot itself asks', async () => {
-		const voiceChannel = sandbox.guilds[0]!.voiceChannelIds[0]!;
-		const stores = await openStores(baseEnv.STORE_URL ?? '');
-		const watch = createWatchStore(stores, createKeyedMutex());
-		await watch.statChannels.put({
-			v: WATCH_SCHEMA_VERSION,
-			guildId,
-			channelId: voiceChannel,
-			figure: 'sends-today',
-			createdBy: '300000000000000001',
-			createdAt: Date.now(),
-			guildLocale: null,
-			paused: null,
-			name: null,
-			renames: [],
-			blockedUntil: 0,
-			pending: null,
-		});
-		sandbox.setChannelOverwrites(voiceChannel, [
-			{ id: guildId, type: 0, allow: '0', deny: String(PermissionFlagsBits.Connect) },
-		]);
-		try {
-			const run = await doctor();
-			assert.equal(status(run, 'channels'), 'fail');
-			assert.match(detail(run, 'channels'), new RegExp(`stat channel in channel ${voiceChannel} .*lacks Connect;`));
-		} finally {
-			sandbox.setChannelOverwrites(voiceChannel, []);
-			await watch.statChannels.remove(guildId, voiceChannel);
-			await stores.close();
-		}
+		const { channelId, line } = await channelsWithStatChannelDenied(PermissionFlagsBits.Connect);
+		assert.match(line, new RegExp(`stat channel in channel ${channelId} .*lacks Connect;`));
 	});
 
 	test('an unknown argument exits 1 with one line naming it, and checks nothing', async () => {
