@@ -53,6 +53,12 @@ export async function openBudgetCounter(
 	}
 }
 
+/** Sets the hold only when it ends later than the one stored: a shorter 429 never cuts a longer hold short. */
+const LATER_HOLD = `
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tonumber(ARGV[1]) > current then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
+return 0`;
+
 async function redisCounter(url: string, prefix: string, onError: (e: unknown) => void): Promise<BudgetCounter> {
 	const { openRedisConnection } = await import('./redis-connection.js');
 	const connection = await openRedisConnection(url, { deadlineMs: BUDGET_STORE_WAIT_MS * 2, onError });
@@ -69,8 +75,9 @@ async function redisCounter(url: string, prefix: string, onError: (e: unknown) =
 				return { count: Number(count), holdUntil: Number(hold ?? 0) };
 			}),
 		hold: async (untilMs) => {
+			const ttlMs = Math.max(1, untilMs - Date.now()) + COUNT_TTL_MS;
 			await connection.run(async (client) =>
-				client.set(prefix + HOLD, String(untilMs), { PX: Math.max(1, untilMs - Date.now()) + COUNT_TTL_MS }),
+				client.eval(LATER_HOLD, { keys: [prefix + HOLD], arguments: [String(untilMs), String(ttlMs)] }),
 			);
 		},
 		close: async () => connection.close(),

@@ -71,6 +71,18 @@ for (const { backend, url } of targets) {
 				await b.close();
 			}
 		});
+
+		test('a shorter hold written after a longer one leaves the longer in place', async () => {
+			const counter = await openBudgetCounter(url, { namespacePrefix: prefix() });
+			try {
+				const longer = Date.now() + 5000;
+				await counter!.hold(longer);
+				await counter!.hold(Date.now() + 1000);
+				assert.equal((await counter!.take(Math.floor(Date.now() / 1000))).holdUntil, longer);
+			} finally {
+				await counter?.close();
+			}
+		});
 	});
 }
 
