@@ -63,6 +63,7 @@ const realSleep = async (ms: number) =>
  * delays it by a few hundred milliseconds (with 800/900 ms, a loaded 2-core host landed 48 in one second).
  */
 const SLOT_SPAN_MS = 500;
+const LAST_GRANT_MS = 600;
 /**
  * How long a call that must not wait (an autocomplete's) may take to get its slot, with nobody queued before it,
  * before it is refused: a free budget's slot comes within the second's quiet end (400 ms) and a little more.
@@ -76,7 +77,6 @@ export class RestBudgetBusyError extends Error {
 		super('no REST budget slot free at once');
 	}
 }
-const LAST_GRANT_MS = 600;
 
 export function createRestBudget(options: RestBudgetOptions): RestBudget {
 	const { perSecond, counter } = options;
