@@ -54,7 +54,7 @@ export async function setGoal(
 	actor: Actor,
 	input: GoalInput,
 ): Promise<{ owner: GoalOwner; goal: Goal }> {
-	const owner = await requireOwner(ctx, actor, input, 'change');
+	const owner = await requireOwner(ctx, actor, input);
 	const { metric, period } = readMetricPeriod(input);
 	const target = input.target;
 	if (target === null || !Number.isInteger(target) || target < 1 || target > Number.MAX_SAFE_INTEGER) {
@@ -80,7 +80,7 @@ export async function removeGoal(
 	actor: Actor,
 	input: GoalScopeInput & { metric: string | null; period: string | null },
 ): Promise<{ owner: GoalOwner; metric: GoalMetric; period: GoalPeriod; removed: boolean }> {
-	const owner = await requireOwner(ctx, actor, input, 'change');
+	const owner = await requireOwner(ctx, actor, input);
 	const { metric, period } = readMetricPeriod(input);
 	let removed: Goal | null = null;
 	await goalStoreOf(ctx).update(owner, (goals) => {
@@ -95,10 +95,10 @@ export async function removeGoal(
 
 /**
  * The scope's goals with their figures (progress, forecast, band) from the account's latest snapshot and history.
- * scope:server follows `/stats scope:server`'s access rule (server-stats-role, or Manage Server).
+ * scope:server needs Manage Server, as setting and removing do.
  */
 export async function listGoals(ctx: GoalActionContext, actor: Actor, input: GoalScopeInput): Promise<GoalList> {
-	const owner = await requireOwner(ctx, actor, input, 'read');
+	const owner = await requireOwner(ctx, actor, input);
 	const goals = await goalStoreOf(ctx).read(owner);
 	if (goals.length === 0) return { owner, goals: [], max: MAX_GOALS_PER_SCOPE };
 	const target =
@@ -112,20 +112,15 @@ export async function listGoals(ctx: GoalActionContext, actor: Actor, input: Goa
 
 /**
  * The owner a scope names, once the actor may use it: scope:server needs a server, a server key, and Manage Server
- * to change its goals (re-checked here: Discord's default permission only hides a command); scope:me the caller's
+ * for every use (re-checked here: Discord's default permission only hides a command); scope:me the caller's
  * own link. A goal is kept against the member or the server, never against the key.
  */
-async function requireOwner(
-	ctx: GoalActionContext,
-	actor: Actor,
-	input: GoalScopeInput,
-	use: 'change' | 'read',
-): Promise<GoalOwner> {
+async function requireOwner(ctx: GoalActionContext, actor: Actor, input: GoalScopeInput): Promise<GoalOwner> {
 	const scope = input.scope ?? 'me';
 	if (scope === 'server') {
 		if (input.guildId === null) throw new UserFacingError('stats.serverScopeGuildOnly');
-		if (use === 'change') requireManageServer(actor, 'goal');
-		else await requireServerFiguresAllowed(ctx, actor, input.guildId);
+		// DESIGN: scope:server needs Manage Server for every subcommand, `show` included.
+		requireManageServer(actor, 'goal');
 		const link = await ctx.links.getServerLink(input.guildId);
 		if (!link) throw new UserFacingError('goal.needsServerKey');
 		if (!link.readable) throw new UserFacingError('errors.serverRelinkNeeded');
@@ -134,12 +129,6 @@ async function requireOwner(
 	if (scope !== 'me') throw new UserFacingError('stats.invalidScope');
 	if (!(await ctx.links.getUserLink(actor.userId))) throw new UserFacingError('goal.needsLink');
 	return { scope: 'me', userId: actor.userId };
-}
-
-async function requireServerFiguresAllowed(ctx: GoalActionContext, actor: Actor, guildId: string): Promise<void> {
-	const { serverStatsRoleId } = await ctx.settings.get(guildId);
-	if (serverStatsRoleId === null || actor.canManageServer || actor.roleIds.includes(serverStatsRoleId)) return;
-	throw new UserFacingError('refusal.serverStatsRole', { roleId: serverStatsRoleId });
 }
 
 function readMetricPeriod(input: { metric: string | null; period: string | null }): {

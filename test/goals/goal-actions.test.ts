@@ -113,7 +113,9 @@ for (const target of await storeTargets()) {
 			await setGoal(web.ctx, admin, { ...server(), metric: 'sends', period: 'month', target: 1000 });
 			const { goal } = await setGoal(web.ctx, admin, { ...server(), metric: 'sends', period: 'month', target: 20000 });
 			assert.equal(goal.target, 20000);
-			const listed = await listGoals(other.ctx, member, server());
+			// Showing a server's goals needs Manage Server too (DESIGN's rule for scope:server).
+			assert.equal((await refusal(listGoals(other.ctx, member, server()))).key, 'errors.manageServerRequired');
+			const listed = await listGoals(other.ctx, admin, server());
 			assert.equal(listed.goals.length, 1);
 			const [figures] = listed.goals;
 			assert.equal(figures?.target, 20000);
