@@ -10,6 +10,7 @@ import { memberTranslator, renderMessage } from '../i18n/index.js';
 import { timeResponses, type ResponseTimes } from './timed-interaction.js';
 import { type AnyInteraction, type AutocompleteInteraction, type RepliableInteraction } from './interaction.js';
 import { UserFacingError } from '../errors.js';
+import { createDigestLocaleTracker } from '../digests/digest-locale.js';
 
 export interface InteractionRouter {
 	handle(interaction: AnyInteraction): Promise<void>;
@@ -22,6 +23,7 @@ export interface InteractionRouter {
 export function createRouter(modules: readonly CommandModule[], ctx: BotContext): InteractionRouter {
 	const byName = new Map(modules.map((module) => [module.name, module]));
 	const inFlight = new InFlight();
+	const digestLocales = createDigestLocaleTracker(ctx);
 	let draining = false;
 
 	async function dispatch(interaction: RepliableInteraction, log: Logger): Promise<void> {
@@ -63,6 +65,10 @@ export function createRouter(modules: readonly CommandModule[], ctx: BotContext)
 		} finally {
 			record(interaction, interactionOutcomeOf(failure), timing.times());
 		}
+		// After the answer, so no reply waits on it; shutdown does wait for it, as for a reply in flight.
+		await digestLocales.seen(interaction.userId, interaction.locale).catch((error: unknown) => {
+			log.warn({ err: error }, "could not keep the member's digest locale");
+		});
 	}
 
 	async function answerFailure(interaction: RepliableInteraction, error: unknown, log: Logger): Promise<void> {

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
+import { digestStoreOf } from '../../src/digests/digest-store.js';
 import {
 	ADMIN_PERMISSIONS,
 	assertAcknowledgedInTime,
@@ -278,6 +280,25 @@ describe('the bot end to end, through the Discord stand-in and the bundled stats
 		assert.match(again.content, /You had no key linked/);
 		const stats = await h.sandbox.dispatchCommand({ name: 'stats', userId }).finalMessage();
 		assert.match(stats.content, /You have not linked an API key yet/);
+	});
+
+	it("a member's digest follows the Discord locale they last used, whatever the command", async () => {
+		const { userId } = await linkedUser();
+		const on = await h.sandbox
+			.dispatchCommand({ name: 'digest', subcommand: 'on', userId, locale: 'en-US' })
+			.finalMessage();
+		assert.match(on.content, /digest/i);
+		const digests = digestStoreOf(h.bot.ctx);
+		assert.equal((await digests.get(userId))?.locale, 'en-US');
+		await h.sandbox.dispatchCommand({ name: 'stats', userId, locale: 'ja' }).finalMessage();
+		// Kept after the answer is sent, so the test waits for it rather than for the reply.
+		const deadline = Date.now() + 5000;
+		while ((await digests.get(userId))?.locale !== 'ja' && Date.now() < deadline) await delay(20);
+		assert.equal((await digests.get(userId))?.locale, 'ja');
+		const stranger = newUser();
+		await h.sandbox.dispatchCommand({ name: 'help', userId: stranger, locale: 'de' }).finalMessage();
+		await delay(100);
+		assert.equal(await digests.get(stranger), null, 'a member without a digest gets none');
 	});
 
 	it('help answers privately', async () => {
