@@ -25,8 +25,8 @@ export interface GuildApi {
 	 */
 	editMessage(channelId: string, messageId: string, message: ChannelMessage): Promise<void>;
 	/**
-	 * Whether the bot's message is still there; `unknown` when Discord would not say (no Read Message History).
-	 * Rejects with ChannelRefusedError when the channel is gone or the bot may not see it.
+	 * Whether the bot's message is still there. Rejects with ChannelRefusedError when the channel is gone or the bot
+	 * may not read it back (no View Channel or no Read Message History).
 	 */
 	messageState(channelId: string, messageId: string): Promise<ResourceState>;
 	/**

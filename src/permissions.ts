@@ -12,6 +12,7 @@ const PERMISSION_BITS = {
 	sendMessages: PermissionFlagsBits.SendMessages,
 	embedLinks: PermissionFlagsBits.EmbedLinks,
 	attachFiles: PermissionFlagsBits.AttachFiles,
+	readMessageHistory: PermissionFlagsBits.ReadMessageHistory,
 } as const;
 export type BotPermission = keyof typeof PERMISSION_BITS;
 

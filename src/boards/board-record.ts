@@ -11,6 +11,8 @@ export const BOARD_PERMISSIONS = [
 	'sendMessages',
 	'embedLinks',
 	'attachFiles',
+	// To read the message back when nothing changed, and so notice it was deleted at the next refresh.
+	'readMessageHistory',
 ] as const satisfies readonly BotPermission[];
 
 /** One board: the channel it lives in, what it shows, and the message the bot keeps editing there. */

@@ -191,10 +191,8 @@ export function botGuildApi(rest: REST, options: BotGuildApiOptions = {}): Guild
 			} catch (error) {
 				const mapped = messageErrorOf(error);
 				if (mapped instanceof MessageGoneError) return 'deleted';
-				// Reading a message takes Read Message History, which posting and editing do not: without it, unknown.
-				if (mapped instanceof ChannelRefusedError && Number((error as DiscordAPIError).code) === MISSING_PERMISSIONS) {
-					return 'unknown';
-				}
+				// Without Read Message History (Discord answers 50001 or 50013) this is a refusal like any other: a
+				// board needs it, and a read refused at every refresh would count towards Discord's ban on refusals.
 				throw mapped;
 			}
 		},

@@ -120,6 +120,33 @@ describe('boards on the stand-in', () => {
 		assert.match(listed.texts.at(-1) ?? '', /joins, 7 days; \[its message\]\(https:\/\/discord.com\/channels\//);
 	});
 
+	it('needs Read Message History: refused by /board add without it, and paused once when it is taken away', async () => {
+		const channel = env.channels[0]!;
+		const noHistory = [{ id: env.sandbox.botUserId, type: 1, deny: Permission.ReadMessageHistory }];
+		env.sandbox.setChannelOverwrites(channel, noHistory);
+		const refused = await refusal(
+			addBoard(env.ctx, admin(), env.guildId, {
+				channel: { id: channel, type: 0 },
+				days: 7,
+				metric: 'joins',
+				guildLocale: 'en-US',
+			}),
+		);
+		assert.equal(refused.key, 'watch.cannotUse');
+		assert.match(refused.text, /Read Message History/);
+
+		env.sandbox.setChannelOverwrites(channel, []);
+		assert.equal(await refresh(channel), 'unchanged', 'the board of the test before, resumed');
+		env.sandbox.setChannelOverwrites(channel, noHistory);
+		const pausedLines = () => env.auditLines().filter((line) => line.includes(`The board in <#${channel}> was paused`));
+		const linesBefore = pausedLines().length;
+		// Nothing changed, so the refresh reads the message back: refused, it pauses instead of asking every refresh.
+		assert.equal(await refresh(channel), 'paused');
+		assert.equal((await boardStoreOf(env.ctx).get(env.guildId, channel))?.paused?.reason, 'missingPermissions');
+		assert.equal(pausedLines().length, linesBefore + 1);
+		env.sandbox.setChannelOverwrites(channel, []);
+	});
+
 	it('refuses without Manage Server, without a server key, a wrong channel type, missing permissions and a 4th board', async () => {
 		const add = (channelId: string, type = 0, actor = admin(), guildId = env.guildId) =>
 			addBoard(env.ctx, actor, guildId, {

@@ -51,6 +51,7 @@ export const PERMISSION_NAMES = {
 	attachFiles: ['Attach Files', PermissionFlagsBits.AttachFiles],
 	manageChannels: ['Manage Channels', PermissionFlagsBits.ManageChannels],
 	connect: ['Connect', PermissionFlagsBits.Connect],
+	readMessageHistory: ['Read Message History', PermissionFlagsBits.ReadMessageHistory],
 } as const;
 
 export type NeededPermission = keyof typeof PERMISSION_NAMES;
