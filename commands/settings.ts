@@ -29,7 +29,7 @@ export async function execute(interaction: CommandInteraction, ctx: BotContext):
 	if (interaction.subcommand === 'set') {
 		const input = readSettingsOptions(interaction.options);
 		// Checked before deferring: a refusal or a wrong option is answered at once, without a "thinking…" first.
-		checkSettingsChange(actor, input);
+		checkSettingsChange(actor, guildId, input);
 		await interaction.defer('private');
 		const { after, changed } = await setSettings(ctx, actor, guildId, input, { guildLocale });
 		const lines = describeChanges(t, after, changed, guildLocale);

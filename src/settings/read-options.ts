@@ -72,12 +72,12 @@ export function readSettingsOptions(options: SettingsOptionReader): SettingsInpu
  * The change an input asks for, checked value by value: Discord enforces option types and choices, a stale client,
  * a crafted request or a form posted by hand may not.
  */
-export function parseSettingsInput(input: SettingsInput): ParsedSettingsChange {
+export function parseSettingsInput(input: SettingsInput, guildId: string): ParsedSettingsChange {
 	const change: SettingsChange = {};
 	const given = (name: SettingName) => input[SETTING_OPTIONS[name]] !== undefined;
 	const isEmpty = (value: unknown) => value === null || value === '';
 	for (const name of ['serverStatsRoleId', 'shareRoleId'] as const) {
-		if (given(name)) change[name] = roleIdOf(input[SETTING_OPTIONS[name]]);
+		if (given(name)) change[name] = roleIdOf(input[SETTING_OPTIONS[name]], guildId);
 	}
 	for (const name of ['shareChannelId', 'auditChannelId'] as const) {
 		if (given(name)) change[name] = postChannelIdOf(input[SETTING_OPTIONS[name]], SETTING_OPTIONS[name]);
@@ -103,14 +103,15 @@ export function parseSettingsInput(input: SettingsInput): ParsedSettingsChange {
 }
 
 /** `/settings set` read and checked in one step. */
-export function readSettingsChange(options: SettingsOptionReader): ParsedSettingsChange {
-	return parseSettingsInput(readSettingsOptions(options));
+export function readSettingsChange(options: SettingsOptionReader, guildId: string): ParsedSettingsChange {
+	return parseSettingsInput(readSettingsOptions(options), guildId);
 }
 
-function roleIdOf(value: string | null | undefined): string | null {
+function roleIdOf(value: string | null | undefined, guildId: string): string | null {
 	if (value === null || value === undefined || value === '') return null;
-	// A role id comes from Discord's picker or the page's list: anything else was typed by hand.
-	if (!SNOWFLAKE.test(value)) throw new UserFacingError('errors.unsupported');
+	// A role id comes from Discord's picker or the page's list: anything else was typed by hand. @everyone's id is
+	// the server's: Discord's picker offers it, yet as a limit it would let everyone through.
+	if (!SNOWFLAKE.test(value) || value === guildId) throw new UserFacingError('settings.roleNotChoosable');
 	return value;
 }
 

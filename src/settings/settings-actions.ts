@@ -47,9 +47,9 @@ export async function showSettings(
  * Whether this member may make this change, and the change it is: Manage Server first, then each value. The
  * action checks it again; a front end calls it first to answer a bad form before anything slow.
  */
-export function checkSettingsChange(actor: Actor, input: SettingsInput): ParsedSettingsChange {
+export function checkSettingsChange(actor: Actor, guildId: string, input: SettingsInput): ParsedSettingsChange {
 	requireManageServer(actor, 'settings');
-	return parseSettingsInput(input);
+	return parseSettingsInput(input, guildId);
 }
 
 /** Applies a change (absent fields stay, empty ones go back to their default) and posts the audit line. */
@@ -60,7 +60,7 @@ export async function setSettings(
 	input: SettingsInput,
 	options: SettingsActionOptions = {},
 ): Promise<SettingsChanged> {
-	const { change, changed } = checkSettingsChange(actor, input);
+	const { change, changed } = checkSettingsChange(actor, guildId, input);
 	const { after } = await ctx.settings.update(guildId, change);
 	const guildLocale = options.guildLocale ?? null;
 	// The line is for the whole server: in its language, which this very change may have set.

@@ -122,7 +122,7 @@ describe('boards on the stand-in', () => {
 
 	it('needs Read Message History: refused by /board add without it, and paused once when it is taken away', async () => {
 		const channel = env.channels[0]!;
-		const noHistory = [{ id: env.sandbox.botUserId, type: 1, deny: Permission.ReadMessageHistory }];
+		const noHistory = [{ id: env.sandbox.botUserId, type: 1 as const, deny: Permission.ReadMessageHistory }];
 		env.sandbox.setChannelOverwrites(channel, noHistory);
 		const refused = await refusal(
 			addBoard(env.ctx, admin(), env.guildId, {

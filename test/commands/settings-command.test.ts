@@ -150,6 +150,15 @@ describe('/settings through the Discord stand-in', () => {
 		assert.equal(auditLines().length, 1);
 	});
 
+	it('set refuses @everyone as a role, with the words the manage page uses, and changes nothing', async () => {
+		const before = await h.bot.ctx.settings.get(guildId);
+		const reply = await settings('set', [{ name: 'server-stats-role', type: 8, value: guildId }]);
+		assert.ok(reply.isEphemeral);
+		assert.match(reply.content, /Choose one of this server's roles: @everyone limits no one/);
+		assert.deepEqual(await h.bot.ctx.settings.get(guildId), before);
+		assert.equal(auditLines().length, 1);
+	});
+
 	it('a role deleted on Discord (GUILD_ROLE_DELETE) counts as unset, and show says it was deleted', async () => {
 		dispatchGatewayEvent(h.sandbox, 'GUILD_ROLE_DELETE', { guild_id: guildId, role_id: ROLE }, guildId);
 		await waitUntil(async () => (await h.bot.ctx.settings.get(guildId)).shareRoleId === null, 5000);

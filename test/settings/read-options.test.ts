@@ -18,6 +18,8 @@ function options(values: Record<string, unknown>): CommandOptions {
 	};
 }
 
+const GUILD = '120000000000000001';
+
 const refusedWith = (key: string) => (error: unknown) => error instanceof UserFacingError && error.key === key;
 
 describe('/settings set options', () => {
@@ -29,6 +31,7 @@ describe('/settings set options', () => {
 				'default-metric': 'conversion',
 				language: 'pt-BR',
 			}),
+			GUILD,
 		);
 		assert.deepEqual(change, {
 			serverStatsRoleId: '320000000000000001',
@@ -40,17 +43,24 @@ describe('/settings set options', () => {
 	});
 
 	test('refuses what a stale client or a crafted request could send', () => {
-		assert.throws(() => readSettingsChange(options({})), refusedWith('settings.noChanges'));
+		assert.throws(() => readSettingsChange(options({}), GUILD), refusedWith('settings.noChanges'));
 		assert.throws(
-			() => readSettingsChange(options({ 'share-channel': { id: '420000000000000001', type: 2 } })),
+			() => readSettingsChange(options({ 'share-channel': { id: '420000000000000001', type: 2 } }), GUILD),
 			refusedWith('settings.notTextChannel'),
 			'a voice channel',
 		);
-		assert.throws(() => readSettingsChange(options({ 'default-days': 31 })), refusedWith('stats.invalidDays'));
+		assert.throws(() => readSettingsChange(options({ 'default-days': 31 }), GUILD), refusedWith('stats.invalidDays'));
 		assert.throws(
-			() => readSettingsChange(options({ 'default-metric': 'clicks' })),
+			() => readSettingsChange(options({ 'default-metric': 'clicks' }), GUILD),
 			refusedWith('stats.invalidMetric'),
 		);
+		for (const role of [{ id: GUILD }, { id: 'admins' }]) {
+			assert.throws(
+				() => readSettingsChange(options({ 'share-role': role }), GUILD),
+				refusedWith('settings.roleNotChoosable'),
+				`@everyone (the server's id) and a name typed by hand: ${role.id}`,
+			);
+		}
 	});
 });
 

@@ -487,7 +487,12 @@ describe("an action's refusal", () => {
 	it('refuses a role the server does not have, @everyone included', async () => {
 		const admin = await loggedIn(ADMIN);
 		for (const role of [guildId, '123456789012345678']) {
-			await refused(admin, `/servers/${guildId}/settings`, { 'server-stats-role': role }, en('errors.unsupported'));
+			await refused(
+				admin,
+				`/servers/${guildId}/settings`,
+				{ 'server-stats-role': role },
+				en('settings.roleNotChoosable'),
+			);
 		}
 	});
 

@@ -334,7 +334,7 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 			const roleId = field(form, name);
 			const known = server.guild.roles.some((role) => role.id === roleId && role.id !== server.guildId);
 			// Not from the page's list: Discord's picker could not have sent it either.
-			if (roleId !== '' && !known) throw new UserFacingError('errors.unsupported');
+			if (roleId !== '' && !known) throw new UserFacingError('settings.roleNotChoosable');
 			input[name] = roleId;
 		}
 		for (const [name, stored] of [
