@@ -14,7 +14,7 @@ import { createBoardStore } from '../src/boards/board-store.js';
 import { createKeyedMutex } from '../src/store/locks.js';
 import { openStores } from '../src/store/open-stores.js';
 import { createWatchStore } from '../src/watch/watch-store.js';
-import { WATCH_SCHEMA_VERSION } from '../src/watch/watch-record.js';
+import { statChannelRecord } from '../test/watch/stat-channel-records.js';
 
 const CHILD = new URL('./jobs-child.ts', import.meta.url).pathname;
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -39,22 +39,11 @@ export async function runJobsBench(): Promise<BenchFigure[]> {
 		const servers = sandbox.guildIds.slice(0, STAT_CHANNELS);
 		for (let i = 0; i < servers.length; i += 50) {
 			await Promise.all(
-				servers.slice(i, i + 50).map(async (guildId) =>
-					watch.statChannels.put({
-						v: WATCH_SCHEMA_VERSION,
-						guildId,
-						channelId: sandbox.guildChannelIds(guildId).at(-1) ?? '',
-						figure: 'sends-all',
-						createdBy: '1',
-						createdAt: Date.now(),
-						guildLocale: 'en-US',
-						paused: null,
-						name: null,
-						renames: [],
-						blockedUntil: 0,
-						pending: null,
-					}),
-				),
+				servers
+					.slice(i, i + 50)
+					.map(async (guildId) =>
+						watch.statChannels.put(statChannelRecord(guildId, sandbox.guildChannelIds(guildId).at(-1) ?? '')),
+					),
 			);
 		}
 		// The boards live on servers without a stat channel, in the text channel (the stat channels take the voice one).

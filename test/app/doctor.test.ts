@@ -30,11 +30,11 @@ import { listEntries } from '../../src/store/list-entries.js';
 import { createKeyedMutex } from '../../src/store/locks.js';
 import { CACHE_NAMESPACE } from '../../src/store/namespaces.js';
 import { openStores } from '../../src/store/open-stores.js';
-import { WATCH_SCHEMA_VERSION } from '../../src/watch/watch-record.js';
 import { createWatchStore } from '../../src/watch/watch-store.js';
 import { startDiscordSandbox, type DiscordSandbox } from '../../sandbox/index.js';
 import { POSTGRES_URL, REDIS_URL } from '../links/backends.js';
 import { startTcpProxy, type TcpProxy } from '../store/tcp-proxy.js';
+import { statChannelRecord } from '../watch/stat-channel-records.js';
 
 const CLI = new URL('../../src/app/doctor/main.ts', import.meta.url).pathname;
 const TSX = import.meta.resolve('tsx');
@@ -339,20 +339,13 @@ describe('npm run doctor', () => {
 		const voiceChannel = sandbox.guilds[0]!.voiceChannelIds[0]!;
 		const stores = await openStores(baseEnv.STORE_URL ?? '');
 		const watch = createWatchStore(stores, createKeyedMutex());
-		await watch.statChannels.put({
-			v: WATCH_SCHEMA_VERSION,
-			guildId,
-			channelId: voiceChannel,
-			figure: 'sends-today',
-			createdBy: '300000000000000001',
-			createdAt: Date.now(),
-			guildLocale: null,
-			paused: null,
-			name: null,
-			renames: [],
-			blockedUntil: 0,
-			pending: null,
-		});
+		await watch.statChannels.put(
+			statChannelRecord(guildId, voiceChannel, {
+				figure: 'sends-today',
+				createdBy: '300000000000000001',
+				guildLocale: null,
+			}),
+		);
 		sandbox.setChannelOverwrites(voiceChannel, [{ id: guildId, type: 0, allow: '0', deny: String(denied) }]);
 		try {
 			const run = await doctor();

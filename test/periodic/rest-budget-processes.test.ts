@@ -12,12 +12,9 @@ import { createClient } from '@redis/client';
 import pg from 'pg';
 import { startDiscordSandbox } from '../../sandbox/index.js';
 import type { JobsChildMessage, JobsChildOptions } from '../../bench/jobs-child.js';
-import { createKeyedMutex } from '../../src/store/locks.js';
-import { openStores } from '../../src/store/open-stores.js';
-import { createWatchStore } from '../../src/watch/watch-store.js';
-import { WATCH_SCHEMA_VERSION } from '../../src/watch/watch-record.js';
 import { postgresBackend, POSTGRES_URL, redisBackend, REDIS_URL } from '../links/backends.js';
 import { startTcpProxy } from '../store/tcp-proxy.js';
+import { seedStatChannels } from '../watch/stat-channel-records.js';
 
 const CHILD = new URL('../../bench/jobs-child.ts', import.meta.url).pathname;
 const SERVERS = 2000;
@@ -30,32 +27,6 @@ interface Variant {
 	processes: number;
 	/** Freeze the store (a paused server behind a proxy) for 5 s mid-run and answer an interaction meanwhile. */
 	freeze?: boolean;
-}
-
-async function seed(url: string, prefix: string, channels: { guildId: string; channelId: string }[]) {
-	const stores = await openStores(url, { namespacePrefix: prefix });
-	const watch = createWatchStore(stores, createKeyedMutex());
-	for (let i = 0; i < channels.length; i += 25) {
-		await Promise.all(
-			channels.slice(i, i + 25).map(async ({ guildId, channelId }) =>
-				watch.statChannels.put({
-					v: WATCH_SCHEMA_VERSION,
-					guildId,
-					channelId,
-					figure: 'sends-all',
-					createdBy: '1',
-					createdAt: Date.now(),
-					guildLocale: 'en-US',
-					paused: null,
-					name: null,
-					renames: [],
-					blockedUntil: 0,
-					pending: null,
-				}),
-			),
-		);
-	}
-	await stores.close();
 }
 
 async function removeRun(url: string, prefix: string): Promise<void> {
@@ -86,7 +57,7 @@ async function runVariant(variant: Variant) {
 	);
 	const children: ChildProcess[] = [];
 	try {
-		await seed(variant.url, prefix, channels);
+		await seedStatChannels(variant.url, prefix, channels);
 		const renames: { channelId: string; at: number }[] = [];
 		const answers: { kind: string; ms: number; status: string }[] = [];
 		const done: Extract<JobsChildMessage, { done: unknown }>['done'][] = [];

@@ -13,11 +13,8 @@ import { createClient } from '@redis/client';
 import { startDiscordSandbox } from '../../sandbox/index.js';
 import type { JobsChildMessage, JobsChildOptions } from '../../bench/jobs-child.js';
 import { spreadOffset } from '../../src/periodic/spread.js';
-import { createKeyedMutex } from '../../src/store/locks.js';
-import { openStores } from '../../src/store/open-stores.js';
-import { createWatchStore } from '../../src/watch/watch-store.js';
-import { WATCH_SCHEMA_VERSION } from '../../src/watch/watch-record.js';
 import { redisBackend, REDIS_URL } from '../links/backends.js';
+import { seedStatChannels } from '../watch/stat-channel-records.js';
 
 const CHILD = new URL('../../bench/jobs-child.ts', import.meta.url).pathname;
 const SERVERS = 200;
@@ -29,32 +26,6 @@ const PER_SECOND = 40;
 const EVERY_MINUTES = 1;
 const RUN_MS = 65_000;
 const prefix = `rp${process.pid}x${Math.random().toString(36).slice(2, 8)}-`;
-
-async function seed(channels: { guildId: string; channelId: string }[]): Promise<void> {
-	const stores = await openStores(REDIS_URL, { namespacePrefix: prefix });
-	const watch = createWatchStore(stores, createKeyedMutex());
-	for (let i = 0; i < channels.length; i += 25) {
-		await Promise.all(
-			channels.slice(i, i + 25).map(async ({ guildId, channelId }) =>
-				watch.statChannels.put({
-					v: WATCH_SCHEMA_VERSION,
-					guildId,
-					channelId,
-					figure: 'sends-all',
-					createdBy: '1',
-					createdAt: Date.now(),
-					guildLocale: 'en-US',
-					paused: null,
-					name: null,
-					renames: [],
-					blockedUntil: 0,
-					pending: null,
-				}),
-			),
-		);
-	}
-	await stores.close();
-}
 
 async function removeRun(): Promise<void> {
 	const client = createClient({ url: REDIS_URL });
@@ -117,7 +88,7 @@ if (redis.unavailable) {
 			);
 			const children: ChildProcess[] = [];
 			try {
-				await seed(channels);
+				await seedStatChannels(REDIS_URL, prefix, channels);
 				const renames: { channelId: string; at: number }[] = [];
 				const done: Extract<JobsChildMessage, { done: unknown }>['done'][] = [];
 				const options: JobsChildOptions = {

@@ -11,6 +11,7 @@ import { createWatchStore } from '../../src/watch/watch-store.js';
 import { freshAlertState, WATCH_SCHEMA_VERSION } from '../../src/watch/watch-record.js';
 import { postgresBackend, POSTGRES_URL, redisBackend, REDIS_URL } from '../links/backends.js';
 import { GUILD, TEXT, VOICE } from './support.js';
+import { statChannelRecord } from './stat-channel-records.js';
 
 /** A second stat channel, showing a figure that changes every minute. */
 const BUSY = '200000000000000004';
@@ -158,20 +159,7 @@ for (const target of targets) {
 					blockedUntil: 0,
 					pending: null,
 				});
-				await watch.statChannels.put({
-					v: WATCH_SCHEMA_VERSION,
-					guildId: GUILD,
-					channelId: BUSY,
-					figure: 'sends-today',
-					createdBy: '1',
-					createdAt: START,
-					guildLocale: 'en-US',
-					paused: null,
-					name: null,
-					renames: [],
-					blockedUntil: 0,
-					pending: null,
-				});
+				await watch.statChannels.put(statChannelRecord(GUILD, BUSY, { figure: 'sends-today', createdAt: START }));
 				await watch.alerts.put({
 					v: WATCH_SCHEMA_VERSION,
 					id: 'm1',

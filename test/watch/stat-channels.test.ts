@@ -5,30 +5,17 @@ import { RENAME_WINDOW_MS } from '../../src/watch/rename-budget.js';
 import { createStatChannelWatcher } from '../../src/watch/stat-channels.js';
 import { spreadOffset } from '../../src/periodic/spread.js';
 import { statChannelDeps, watchStoreOf } from '../../src/watch/watch-context.js';
-import { WATCH_SCHEMA_VERSION, type StatChannelRecord } from '../../src/watch/watch-record.js';
+import type { StatChannelRecord } from '../../src/watch/watch-record.js';
 import * as statchannel from '../../commands/statchannel.js';
 import { ManualClock } from '../reports/manual-clock.js';
 import { autocomplete, GUILD, openWatchContext, VOICE, watchCommand, type WatchTestContext } from './support.js';
+import { statChannelRecord } from './stat-channel-records.js';
 
 const START = Date.parse('2026-11-23T10:00:00Z');
 const MINUTE = 60_000;
 
 function statChannel(overrides: Partial<StatChannelRecord> = {}): StatChannelRecord {
-	return {
-		v: WATCH_SCHEMA_VERSION,
-		guildId: GUILD,
-		channelId: VOICE,
-		figure: 'sends-all',
-		createdBy: '1',
-		createdAt: START,
-		guildLocale: 'en-US',
-		paused: null,
-		name: null,
-		renames: [],
-		blockedUntil: 0,
-		pending: null,
-		...overrides,
-	};
+	return statChannelRecord(GUILD, VOICE, { createdAt: START, ...overrides });
 }
 
 describe('stat channels', () => {
