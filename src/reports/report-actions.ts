@@ -1,6 +1,6 @@
 import { auditActor, clockOf, requireManageServer, type Actor } from '../actor.js';
 import { isChannelFor } from '../channel-kinds.js';
-import { UserFacingError } from '../errors.js';
+import { ChannelRefusedError, UserFacingError } from '../errors.js';
 import { missingPermissions, permissionList } from '../permissions.js';
 import { auditTime, postAudit } from '../settings/audit.js';
 import type { CoreContext } from '../stats/core-context.js';
@@ -44,8 +44,8 @@ export interface ReportInput {
 	/** Only for weekly reports; absent, Monday. */
 	weekday?: string | null;
 	/**
-	 * The bot's permissions in that channel when the front end knows them: Discord sends them with an interaction
-	 * for the channel it was typed in only. Unknown, the first post finds out and pauses the report if it cannot post.
+	 * The bot's permissions in that channel when the front end knows them (Discord sends them with an interaction for
+	 * the channel it was typed in only); otherwise the action reads them with the bot's token.
 	 */
 	botPermissionsInChannel?: bigint | null;
 	/** The server's Discord locale, for the posts' and the audit line's language when no `language` is set. */
@@ -105,7 +105,8 @@ export async function addReport(
 	const link = await ctx.links.getServerLink(guildId);
 	if (!link) throw new UserFacingError('report.needsServerKey');
 	if (!link.readable) throw new UserFacingError('errors.serverRelinkNeeded');
-	requirePostingPermissions(draft.channelId, input.botPermissionsInChannel ?? null);
+	const granted = input.botPermissionsInChannel ?? (await botPermissionsIn(ctx, guildId, draft.channelId));
+	requirePostingPermissions(draft.channelId, granted);
 	// The same post the schedule builds, so the preview shows exactly what will appear; a rejected key stops here.
 	const post = await buildReportPost(ctx, draft).catch((error: unknown) => {
 		if (!(error instanceof ReportPauseError)) throw error;
@@ -225,8 +226,15 @@ export function reportRecordFrom(guildId: string, createdBy: string, input: Repo
 }
 
 /** Exact where the front end knows the bot's permissions; elsewhere the first post finds out. */
-function requirePostingPermissions(channelId: string, granted: bigint | null): void {
-	if (granted === null) return;
+/** The bot's permissions in a channel of the server; none in one it cannot even see (View Channel is missing). */
+async function botPermissionsIn(ctx: ReportReadContext, guildId: string, channelId: string): Promise<bigint> {
+	return ctx.guildApi.channelPermissions(guildId, channelId).catch((error: unknown) => {
+		if (error instanceof ChannelRefusedError) return 0n;
+		throw error;
+	});
+}
+
+function requirePostingPermissions(channelId: string, granted: bigint): void {
 	const missing = missingPermissions(granted, REPORT_PERMISSIONS);
 	if (missing.length === 0) return;
 	throw new UserFacingError('report.cannotPost', { channelId, permissions: permissionList(missing) });

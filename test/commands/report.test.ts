@@ -184,7 +184,7 @@ describe('/report add', () => {
 		assert.equal((await createReportStore(env.ctx.stores).get(GUILD, '1'))?.timezone, 'Asia/Kolkata');
 	});
 
-	test("checks the bot's permissions when the report is for the channel the command was typed in", async () => {
+	test("checks the bot's permissions: from the interaction in the channel typed in, read with its token elsewhere", async () => {
 		const here = '200000000000000009';
 		const error = await refusal(execute(add(here, { channelId: here, appPermissions: 0x400n | 0x800n }), env.ctx));
 		assert.equal(error.key, 'report.cannotPost');
@@ -192,6 +192,13 @@ describe('/report add', () => {
 		await execute(add(here, { channelId: here, appPermissions: ALL_POSTING }), env.ctx);
 		await execute(add('7', { channelId: here, appPermissions: 0n }), env.ctx);
 		assert.equal((await createReportStore(env.ctx.stores).listServer(GUILD)).length, 2);
+
+		env.botPermissions.set('8', 0x400n | 0x800n | 0x4000n);
+		const elsewhere = await refusal(execute(add('8', { channelId: here, appPermissions: ALL_POSTING }), env.ctx));
+		assert.equal(elsewhere.key, 'report.cannotPost');
+		assert.deepEqual(elsewhere.vars, { channelId: '8', permissions: permissionList(['attachFiles']) });
+		assert.equal(await createReportStore(env.ctx.stores).get(GUILD, '8'), null, 'nothing stored');
+		env.botPermissions.delete('8');
 	});
 });
 

@@ -49,6 +49,7 @@ before(async () => {
 			postMessage: async (channelId: string, message: ChannelMessage) => {
 				posts.push({ channelId, content: message.content ?? '' });
 			},
+			channelPermissions: env.ctx.guildApi.channelPermissions,
 		} as unknown as ReportActionContext['guildApi'],
 	};
 });

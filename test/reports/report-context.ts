@@ -28,8 +28,12 @@ export interface ReportTestContext {
 	unreadable: Set<string>;
 	/** Channel ids Discord answers as deleted; the others exist, named `name-of-<id>`. */
 	deletedChannels: Set<string>;
+	/** Channel id → the bot's permissions there as the bot token reads them; the others grant everything. */
+	botPermissions: Map<string, bigint>;
 	close(): Promise<void>;
 }
+
+const EVERY_PERMISSION = (1n << 53n) - 1n;
 
 export async function openReportContext(): Promise<ReportTestContext> {
 	const dir = mkdtempSync(join(tmpdir(), 'reports-'));
@@ -39,6 +43,7 @@ export async function openReportContext(): Promise<ReportTestContext> {
 	const serverKeys = new Map<string, string>();
 	const unreadable = new Set<string>();
 	const deletedChannels = new Set<string>();
+	const botPermissions = new Map<string, bigint>();
 	const status = (guildId: string): LinkStatus | null =>
 		serverKeys.has(guildId)
 			? {
@@ -86,6 +91,8 @@ export async function openReportContext(): Promise<ReportTestContext> {
 				deletedChannels.has(channelId)
 					? { state: 'deleted' as const, name: null }
 					: { state: 'exists' as const, name: `name-of-${channelId}` },
+			channelPermissions: async (_guildId: string, channelId: string) =>
+				botPermissions.get(channelId) ?? EVERY_PERMISSION,
 		} as unknown as BotContext['guildApi'],
 		log: createLogger('silent'),
 		metrics: createMetrics({ commands: [], collectDefault: false }),
@@ -95,6 +102,7 @@ export async function openReportContext(): Promise<ReportTestContext> {
 		serverKeys,
 		unreadable,
 		deletedChannels,
+		botPermissions,
 		close: async () => {
 			await coordinator.close();
 			await stores.close();

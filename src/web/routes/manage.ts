@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { requireManageServer } from '../../actor.js';
-import { ChannelRefusedError, UserFacingError } from '../../errors.js';
+import { UserFacingError } from '../../errors.js';
 import { addReport, listReports, removeReport } from '../../reports/report-actions.js';
 import { publicToken, setPublicPage } from '../../settings/public-page.js';
 import { resetSettings, setSettings } from '../../settings/settings-actions.js';
@@ -177,7 +177,6 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 				hour: numberField(form, 'hour'),
 				timezone: field(form, 'timezone') || null,
 				weekday: weekday === '' ? null : weekday,
-				botPermissionsInChannel: channel ? await botPermissionsIn(guildId, channel.id) : null,
 				guildLocale: guild.preferredLocale,
 			}),
 		);
@@ -304,18 +303,6 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 
 	function managePath(c: Context<MemberEnv>, server: ManagedServer): string {
 		return `/servers/${server.guildId}/manage${langQuery(c, '?')}`;
-	}
-
-	/**
-	 * The bot's permissions in the channel, so a report is refused at once where it could never post (a slash
-	 * command knows them only for the channel it was typed in). Null when the channel is not the server's: the
-	 * action refuses it for its kind.
-	 */
-	async function botPermissionsIn(guildId: string, channelId: string): Promise<bigint | null> {
-		return deps.guildApi.channelPermissions(guildId, channelId).catch((error: unknown) => {
-			if (error instanceof ChannelRefusedError) return null;
-			throw error;
-		});
 	}
 
 	/**
