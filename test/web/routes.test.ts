@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createWebApp } from '../../src/web/app.js';
+import { DIGEST_SCHEMA_VERSION, digestKey } from '../../src/digests/digest-record.js';
+import { digestStoreOf } from '../../src/digests/digest-store.js';
 import {
 	Browser,
 	createAccount,
@@ -143,6 +145,26 @@ describe('login', () => {
 		assert.match(cookie, /Max-Age=604800/u);
 		const me = await browser.request('/me?days=7');
 		assert.equal(me.status, 200);
+	});
+
+	it("writes the Discord language the login reports into the member's digest, as a command would", async () => {
+		const digests = digestStoreOf(h.deps);
+		await digests.update(ALICE, () => ({
+			v: DIGEST_SCHEMA_VERSION,
+			userId: ALICE,
+			enabled: true,
+			weekday: 'mon',
+			hour: 9,
+			timezone: 'UTC',
+			locale: 'en-US',
+			enabledAt: 0,
+			lastSentWeek: null,
+			lastSentAt: null,
+			stopped: null,
+		}));
+		assert.equal((await logIn(h, new Browser(h.app), ALICE, { locale: 'pt-BR' })).status, 302);
+		assert.equal((await digests.get(ALICE))?.locale, 'pt-BR');
+		await h.deps.stores.watch.delete(digestKey(ALICE));
 	});
 
 	for (const next of ['//evil.example', '//evil.example/me', 'https://evil.example', '/\\evil.example']) {

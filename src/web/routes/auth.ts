@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { createDigestLocaleTracker, type DigestLocaleContext } from '../../digests/digest-locale.js';
 import { OAuthExchangeError } from '../discord-oauth.js';
 import { HttpError } from '../http-error.js';
 import { LOGIN_STATE_TTL_MS, SESSION_TTL_MS, sameSecret } from '../sessions.js';
@@ -25,8 +26,13 @@ const loginFailed = () =>
 	);
 
 /** Discord OAuth2 login (`identify guilds`), the session it creates, and logout. */
-export function authRoutes(deps: Pick<WebDeps, 'config' | 'web' | 'oauth' | 'log'>, site: Site): Hono<WebEnv> {
+export function authRoutes(
+	deps: Pick<WebDeps, 'config' | 'web' | 'oauth' | 'log'> & DigestLocaleContext,
+	site: Site,
+): Hono<WebEnv> {
 	const auth = new Hono<WebEnv>();
+	// Logging in is seeing the member's Discord language too: their digest follows it, as after a command.
+	const digestLocales = createDigestLocaleTracker(deps);
 	const redirectUri = `${site.origin}/auth/callback`;
 
 	auth.get('/login', async (c) => {
@@ -66,6 +72,11 @@ export function authRoutes(deps: Pick<WebDeps, 'config' | 'web' | 'oauth' | 'log
 		});
 		setCookie(c, site.sessionCookie, id, { ...site.cookieBase, maxAge: SESSION_TTL_MS / 1000 });
 		deps.log.info({ userId: user.id }, 'dashboard login');
+		if (user.locale) {
+			await digestLocales.seen(user.id, user.locale).catch((error: unknown) => {
+				deps.log.warn({ err: error }, "could not keep the member's digest locale");
+			});
+		}
 		return c.redirect(safeNext(login.next), 302);
 	});
 
