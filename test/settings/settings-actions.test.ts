@@ -67,7 +67,8 @@ describe('the settings, the actions', () => {
 			[{ 'default-days': '7 days' }, refusedWith('stats.invalidDays')],
 			[{ 'default-metric': 'clicks' }, refusedWith('stats.invalidMetric')],
 			[{ language: 'klingon' }, refusedWith('errors.unsupported')],
-			[{ 'server-stats-role': '<@&1>' }, refusedWith('errors.unsupported')],
+			[{ 'server-stats-role': '<@&1>' }, refusedWith('settings.roleNotChoosable')],
+			[{ 'share-role': GUILD }, refusedWith('settings.roleNotChoosable')],
 			[
 				{ 'share-channel': { id: SHARE_CHANNEL, type: 2 }, 'default-days': 7 },
 				refusedWith('settings.notTextChannel', { option: 'share-channel' }),
