@@ -1,41 +1,27 @@
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { requireManageServer } from '../../actor.js';
 import { UserFacingError } from '../../errors.js';
-import { addReport, listReports, removeReport } from '../../reports/report-actions.js';
+import { listReports } from '../../reports/report-actions.js';
 import { publicToken, setPublicPage } from '../../settings/public-page.js';
 import { resetSettings, setSettings } from '../../settings/settings-actions.js';
 import type { SettingsInput } from '../../settings/read-options.js';
 import type { ServerSettings } from '../../settings/settings-record.js';
 import { removeServerKey, serverKeyStatus, setServerKey } from '../../stats/server-key-actions.js';
-import { addAlert, listAlerts, removeAlert } from '../../watch/alert-actions.js';
-import { listGoals, listServerGoalRecords, removeGoal, setGoal } from '../../goals/goal-actions.js';
-import { addStatChannel, listStatChannels, removeStatChannel } from '../../watch/stat-channel-actions.js';
-import { addBoard, listBoards, removeBoard } from '../../boards/board-actions.js';
-import { refusalError } from '../form-refusal.js';
+import { listAlerts } from '../../watch/alert-actions.js';
+import { listGoals, listServerGoalRecords } from '../../goals/goal-actions.js';
+import { listStatChannels } from '../../watch/stat-channel-actions.js';
+import { listBoards } from '../../boards/board-actions.js';
 import { HttpError } from '../http-error.js';
 import { chosenChannel, mentionNamesOf, readManagedServer, type ManagedServer } from '../manage-access.js';
-import { manageOutcomeLine, type ManageOutcome } from '../manage-outcomes.js';
+import { manageOutcomeLine } from '../manage-outcomes.js';
 import { manageBody } from '../manage-page.js';
 import { formSession, pageSession } from '../middleware.js';
 import { sendPage } from '../respond.js';
 import type { Site } from '../site.js';
 import type { WebDeps } from '../web-deps.js';
-import { langQuery, localeOf, translatorOf, type MemberEnv, type WebEnv } from '../web-env.js';
-
-type Form = Record<string, string | File>;
-
-/** A form field as text; '' when absent (or a file, which no form of ours sends). */
-function field(form: Form, name: string): string {
-	const value = form[name];
-	return typeof value === 'string' ? value : '';
-}
-
-/** A whole number as a form sends it; null when empty, NaN when not a number (the action names the range). */
-function numberField(form: Form, name: string): number | null {
-	const value = field(form, name).trim();
-	if (value === '') return null;
-	return /^-?\d{1,15}(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
-}
+import { langQuery, localeOf, translatorOf, type WebEnv } from '../web-env.js';
+import { field, manageForms, type Form } from './manage-forms.js';
+import { manageRecordRoutes } from './manage-records.js';
 
 /**
  * The manage page and its forms. Every POST: the app checked `Origin`; a session, else a 401 page; the member's
@@ -45,6 +31,7 @@ function numberField(form: Form, name: string): number | null {
 export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 	const manage = new Hono<WebEnv>();
 	const now = deps.now ?? Date.now;
+	const { posted, refusing, back } = manageForms(deps);
 
 	manage.get('/servers/:guildId/manage', pageSession, async (c) => {
 		const t = translatorOf(c);
@@ -159,104 +146,6 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 		return back(c, server, 'settings-saved', 'settings');
 	});
 
-	manage.post('/servers/:guildId/reports', formSession, async (c) => {
-		const { server, form } = await posted(c);
-		const { actor, guildId, guild } = server;
-		if (field(form, 'action') === 'remove') {
-			const { removed } = await refusing(c, server, () =>
-				removeReport(deps, actor, guildId, field(form, 'channel'), guild.preferredLocale),
-			);
-			return back(c, server, removed ? 'report-removed' : 'nothing-removed', 'reports');
-		}
-		const channel = await chosenChannel(deps.botGuilds, guildId, field(form, 'channel'));
-		const weekday = field(form, 'weekday');
-		const added = await refusing(c, server, async () =>
-			addReport(deps, actor, guildId, {
-				channel,
-				every: field(form, 'every') || null,
-				hour: numberField(form, 'hour'),
-				timezone: field(form, 'timezone') || null,
-				weekday: weekday === '' ? null : weekday,
-				guildLocale: guild.preferredLocale,
-			}),
-		);
-		const outcome =
-			added.previous === null ? 'report-added' : added.previous.paused ? 'report-resumed' : 'report-replaced';
-		return back(c, server, outcome, 'reports');
-	});
-
-	manage.post('/servers/:guildId/stat-channels', formSession, async (c) => {
-		const { server, form } = await posted(c);
-		const { actor, guildId, guild } = server;
-		if (field(form, 'action') === 'remove') {
-			const { removed } = await refusing(c, server, () =>
-				removeStatChannel(deps, actor, guildId, field(form, 'channel')),
-			);
-			return back(c, server, removed ? 'statchannel-removed' : 'nothing-removed', 'stat-channels');
-		}
-		const channel = await chosenChannel(deps.botGuilds, guildId, field(form, 'channel'));
-		await refusing(c, server, () =>
-			addStatChannel(deps, actor, guildId, {
-				channel,
-				figure: field(form, 'figure') || null,
-				guildLocale: guild.preferredLocale,
-			}),
-		);
-		return back(c, server, 'statchannel-added', 'stat-channels');
-	});
-
-	manage.post('/servers/:guildId/boards', formSession, async (c) => {
-		const { server, form } = await posted(c);
-		const { actor, guildId, guild } = server;
-		if (field(form, 'action') === 'remove') {
-			const { removed } = await refusing(c, server, () => removeBoard(deps, actor, guildId, field(form, 'channel')));
-			return back(c, server, removed ? 'board-removed' : 'nothing-removed', 'boards');
-		}
-		const channel = await chosenChannel(deps.botGuilds, guildId, field(form, 'channel'));
-		await refusing(c, server, () =>
-			addBoard(deps, actor, guildId, {
-				channel,
-				days: field(form, 'days') || null,
-				metric: field(form, 'metric') || null,
-				guildLocale: guild.preferredLocale,
-			}),
-		);
-		return back(c, server, 'board-added', 'boards');
-	});
-
-	manage.post('/servers/:guildId/alerts', formSession, async (c) => {
-		const { server, form } = await posted(c);
-		const { actor, guildId, guild } = server;
-		if (field(form, 'action') === 'remove') {
-			const { removed } = await refusing(c, server, () => removeAlert(deps, actor, guildId, field(form, 'id')));
-			return back(c, server, removed ? 'alert-removed' : 'nothing-removed', 'alerts');
-		}
-		const channel = await chosenChannel(deps.botGuilds, guildId, field(form, 'channel'));
-		await refusing(c, server, () =>
-			addAlert(deps, actor, guildId, {
-				kind: field(form, 'kind') || null,
-				channel,
-				threshold: numberField(form, 'threshold'),
-				guildLocale: guild.preferredLocale,
-			}),
-		);
-		return back(c, server, 'alert-added', 'alerts');
-	});
-
-	manage.post('/servers/:guildId/goals', formSession, async (c) => {
-		const { server, form } = await posted(c);
-		const scope = { scope: 'server', guildId: server.guildId, guildLocale: server.guild.preferredLocale };
-		const goal = { metric: field(form, 'metric') || null, period: field(form, 'period') || null };
-		if (field(form, 'action') === 'remove') {
-			const { removed } = await refusing(c, server, () => removeGoal(deps, server.actor, { ...scope, ...goal }));
-			return back(c, server, removed ? 'goal-removed' : 'nothing-removed', 'goals');
-		}
-		await refusing(c, server, () =>
-			setGoal(deps, server.actor, { ...scope, ...goal, target: numberField(form, 'target') }),
-		);
-		return back(c, server, 'goal-set', 'goals');
-	});
-
 	manage.post('/servers/:guildId/public', formSession, async (c) => {
 		const { server, form } = await posted(c);
 		const enabled = field(form, 'enabled');
@@ -273,37 +162,6 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 		if (field(form, 'return') === 'manage') return back(c, server, `public-${enabled}`, 'public');
 		return c.redirect(`/servers/${server.guildId}?done=public-${enabled}${langQuery(c, '&')}`, 303);
 	});
-
-	/** The form's fields and the member as the bot token reads them now. */
-	async function posted(c: Context<MemberEnv>): Promise<{ server: ManagedServer; form: Form }> {
-		const server = await readManagedServer(deps.botGuilds, c.get('member'), c.req.param('guildId') ?? '', {
-			fresh: true,
-		});
-		return { server, form: await c.req.parseBody() };
-	}
-
-	async function refusing<T>(c: Context<MemberEnv>, server: ManagedServer, run: () => Promise<T> | T): Promise<T> {
-		try {
-			return await run();
-		} catch (error) {
-			const channels = await deps.botGuilds.channels(server.guildId).catch(() => null);
-			throw refusalError(error, {
-				forbidden: !server.actor.canManageServer,
-				back: { href: managePath(c, server), label: 'web.manage.back' },
-				names: mentionNamesOf(server.guild, channels),
-			});
-		}
-	}
-
-	/** POST-redirect-GET: a reload of the page shows the outcome again and sends nothing twice. */
-	function back(c: Context<MemberEnv>, server: ManagedServer, outcome: ManageOutcome, section: string) {
-		const lang = langQuery(c, '&');
-		return c.redirect(`/servers/${server.guildId}/manage?done=${outcome}${lang}#${section}`, 303);
-	}
-
-	function managePath(c: Context<MemberEnv>, server: ManagedServer): string {
-		return `/servers/${server.guildId}/manage${langQuery(c, '?')}`;
-	}
 
 	/**
 	 * The settings form as `/settings set` options, only those that differ from what is stored: the audit line
@@ -337,6 +195,7 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 		return input;
 	}
 
+	manage.route('/', manageRecordRoutes(deps));
 	return manage;
 }
 
