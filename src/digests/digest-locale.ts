@@ -16,13 +16,13 @@ export interface DigestLocaleTracker {
 	seen(userId: string, locale: string): Promise<void>;
 }
 
+/** What the tracker reads and writes: the digest store, and the clock. */
+export type DigestLocaleContext = Pick<DigestContext, 'stores' | 'coordinator' | 'config' | 'now'>;
+
 /**
  * Keeps each digest in the member's last seen Discord locale, as DESIGN asks, whatever command they use (not only
  * `/digest`). The time limit bounds how stale a process can be after another process wrote a newer locale.
  */
-/** What the tracker reads and writes: the digest store, and the clock. */
-export type DigestLocaleContext = Pick<DigestContext, 'stores' | 'coordinator' | 'config' | 'now'>;
-
 export function createDigestLocaleTracker(
 	ctx: DigestLocaleContext,
 	options: { trustedForMs?: number; kept?: number } = {},

@@ -225,7 +225,6 @@ export function reportRecordFrom(guildId: string, createdBy: string, input: Repo
 	};
 }
 
-/** Exact where the front end knows the bot's permissions; elsewhere the first post finds out. */
 /** The bot's permissions in a channel of the server; none in one it cannot even see (View Channel is missing). */
 async function botPermissionsIn(ctx: ReportReadContext, guildId: string, channelId: string): Promise<bigint> {
 	return ctx.guildApi.channelPermissions(guildId, channelId).catch((error: unknown) => {
