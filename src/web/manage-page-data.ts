@@ -43,25 +43,31 @@ export interface ManagePageData {
 	names: MentionNames;
 }
 
-export function action(page: ManagePageData, what: string): string {
+/** What wording a Discord text for the page needs. */
+export type PageWording = Pick<ManagePageData, 't' | 'names' | 'locale' | 'now'>;
+
+/** Where a section's forms post: the server's route with the page's `?lang=`. */
+export type FormTarget = Pick<ManagePageData, 'guildId' | 'langQuery'>;
+
+export function action(page: FormTarget, what: string): string {
 	return `/servers/${page.guildId}/${what}${page.langQuery}`;
 }
 
-export function listed(page: ManagePageData, name: string): ListedThing {
+export function listed(page: FormTarget, name: string): ListedThing {
 	return { name, action: action(page, name) };
 }
 
 /** A Discord-flavoured catalogue text (mentions, `code`, timestamps) as the page shows it. */
-export function text(page: ManagePageData, key: MessageKey, vars?: Record<string, unknown>): SafeHtml {
+export function text(page: PageWording, key: MessageKey, vars?: Record<string, unknown>): SafeHtml {
 	return discordText(page, page.t(key, vars));
 }
 
 /** Words already translated, in Discord's markup, as the page shows them. */
-export function discordText(page: ManagePageData, words: string): SafeHtml {
+export function discordText(page: PageWording, words: string): SafeHtml {
 	return discordTextToHtml(words, { names: page.names, locale: page.locale, now: page.now });
 }
 
 /** A channel by the name the server gives it now. */
-export function channelName(page: ManagePageData, channelId: string): SafeHtml {
+export function channelName(page: PageWording, channelId: string): SafeHtml {
 	return text(page, 'settings.value.channel', { channelId });
 }

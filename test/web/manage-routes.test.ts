@@ -263,7 +263,12 @@ describe('the start page', () => {
 		assert.equal(home.match(new RegExp(`/servers/${guildId}`, 'gu'))?.length, 1, 'one link, to the server page');
 		assert.match(home, new RegExp(`<a href="/servers/${guildId}\\?lang=de">`, 'u'));
 		assert.doesNotMatch(home, new RegExp(unkeyed, 'u'), 'no server without a key (docs/web-dashboard.md)');
-		assert.equal((await admin.request(`/servers/${unkeyed}/manage`)).status, 200, 'its manage page opens');
+		const keyless = await admin.request(`/servers/${unkeyed}/manage`);
+		assert.equal(keyless.status, 404, 'the same 404 as its server page');
+		const keylessPage = await keyless.text();
+		assert.match(keylessPage, /<input id="key-input" type="password" name="key" autocomplete="off"/u);
+		assert.ok(keylessPage.includes(escapeText(en('web.manage.keyNone'))), 'it says why, and gives the key form');
+		assert.doesNotMatch(keylessPage, /id="settings"|id="reports"|id="alerts"/u, 'nothing that needs a key');
 
 		assertBackTo(await admin.post(`/servers/${unkeyed}/key`, { key: otherKey }), unkeyed);
 		const keyed = await (await admin.request('/')).text();
@@ -688,8 +693,11 @@ describe('a success', () => {
 		assert.ok(page.includes(`…${otherKey.slice(-4)}`), 'the 4-character hint');
 		assertBack(await admin.post(`/servers/${guildId}/key`, { action: 'remove' }), 'key-removed', 'key');
 		assert.equal(await h.services.ctx.links.getServerLink(guildId), null);
-		const without = await admin.request(managePath());
-		assert.equal(without.status, 200, 'a server without a key can be given one here');
+		const without = await admin.request(`${managePath()}?done=key-removed`);
+		assert.equal(without.status, 404, 'without a key, the same 404 as the server page');
+		const withoutPage = await without.text();
+		assert.ok(withoutPage.includes(escapeText(en('serverKey.removed'))), 'with the outcome of the removal');
+		assert.match(withoutPage, /id="key-input"/u, 'and the form that gives the server a key again');
 		assertBack(await admin.post(`/servers/${guildId}/key`, { action: 'remove' }), 'key-absent', 'key');
 		assertBack(await admin.post(`/servers/${guildId}/key`, { key: serverKey }), 'key-set', 'key');
 	});

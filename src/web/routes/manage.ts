@@ -14,7 +14,7 @@ import { listBoards } from '../../boards/board-actions.js';
 import { HttpError } from '../http-error.js';
 import { chosenChannel, mentionNamesOf, readManagedServer, type ManagedServer } from '../manage-access.js';
 import { manageOutcomeLine } from '../manage-outcomes.js';
-import { manageBody } from '../manage-page.js';
+import { manageBody, manageKeylessBody } from '../manage-page.js';
 import { formSession, pageSession } from '../middleware.js';
 import { sendPage } from '../respond.js';
 import type { Site } from '../site.js';
@@ -46,24 +46,41 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 			);
 		}
 		const { guildId, guild, actor } = server;
-		const [channels, key, settings, reports, statChannels, alerts, token, goals, boards, goalFigures] =
-			await Promise.all([
-				deps.botGuilds.channels(guildId),
-				serverKeyStatus(deps, actor, guildId),
-				deps.settings.get(guildId),
-				listReports(deps, actor, guildId),
-				listStatChannels(deps, actor, guildId),
-				listAlerts(deps, actor, guildId),
-				publicToken(deps, guildId),
-				listServerGoalRecords(deps, actor, guildId),
-				listBoards(deps, actor, guildId),
-				// Where each goal stands, as /goal show says it; a server without a key or a stats service that does not
-				// answer leaves the rows with their targets only, and the page still loads.
-				listGoals(deps, actor, { scope: 'server', guildId, guildLocale: guild.preferredLocale }).then(
-					(list) => list.goals,
-					() => [],
-				),
-			]);
+		const heading = t('web.manage.heading', { server: guild.name });
+		const key = await serverKeyStatus(deps, actor, guildId);
+		if (key === null) {
+			// The same 404 as the server page, which a server without a key has none of; the admin who opened it still
+			// gets the one form that gives the server a key, and the outcome of the one that removed it.
+			const body = manageKeylessBody({
+				t,
+				locale: localeOf(c),
+				now: now(),
+				guildId,
+				guildName: guild.name,
+				langQuery: langQuery(c, '?'),
+				done: manageOutcomeLine(c.req.query('done')),
+				key,
+				linkerName: null,
+				names: mentionNamesOf(guild, null),
+			});
+			return sendPage(c, heading, body, 404);
+		}
+		const [channels, settings, reports, statChannels, alerts, token, goals, boards, goalFigures] = await Promise.all([
+			deps.botGuilds.channels(guildId),
+			deps.settings.get(guildId),
+			listReports(deps, actor, guildId),
+			listStatChannels(deps, actor, guildId),
+			listAlerts(deps, actor, guildId),
+			publicToken(deps, guildId),
+			listServerGoalRecords(deps, actor, guildId),
+			listBoards(deps, actor, guildId),
+			// Where each goal stands, as /goal show says it; a server without a key or a stats service that does not
+			// answer leaves the rows with their targets only, and the page still loads.
+			listGoals(deps, actor, { scope: 'server', guildId, guildLocale: guild.preferredLocale }).then(
+				(list) => list.goals,
+				() => [],
+			),
+		]);
 		const linker = key?.linkedBy ? await deps.botGuilds.member(guildId, key.linkedBy).catch(() => null) : null;
 		const names = mentionNamesOf(guild, channels);
 		// A channel Discord no longer lists still has its line: by the words `/statchannel remove` offers it with.
@@ -79,7 +96,6 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 				channelNames.set(channelId, t('watch.statChannel.deletedChannel', { channelId }));
 			}
 		}
-		const heading = t('web.manage.heading', { server: guild.name });
 		return sendPage(
 			c,
 			heading,
