@@ -48,21 +48,19 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 		const { guildId, guild, actor } = server;
 		const heading = t('web.manage.heading', { server: guild.name });
 		const key = await serverKeyStatus(deps, actor, guildId);
+		const page = {
+			t,
+			locale: localeOf(c),
+			now: now(),
+			guildId,
+			guildName: guild.name,
+			langQuery: langQuery(c, '?'),
+			done: manageOutcomeLine(c.req.query('done')),
+		};
 		if (key === null) {
 			// The same 404 as the server page, which a server without a key has none of; the admin who opened it still
 			// gets the one form that gives the server a key, and the outcome of the one that removed it.
-			const body = manageKeylessBody({
-				t,
-				locale: localeOf(c),
-				now: now(),
-				guildId,
-				guildName: guild.name,
-				langQuery: langQuery(c, '?'),
-				done: manageOutcomeLine(c.req.query('done')),
-				key,
-				linkerName: null,
-				names: mentionNamesOf(guild, null),
-			});
+			const body = manageKeylessBody({ ...page, key, linkerName: null, names: mentionNamesOf(guild, null) });
 			return sendPage(c, heading, body, 404);
 		}
 		const [channels, settings, reports, statChannels, alerts, token, goals, boards, goalFigures] = await Promise.all([
@@ -100,13 +98,7 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 			c,
 			heading,
 			manageBody({
-				t,
-				locale: localeOf(c),
-				now: now(),
-				guildId,
-				guildName: guild.name,
-				langQuery: langQuery(c, '?'),
-				done: manageOutcomeLine(c.req.query('done')),
+				...page,
 				key,
 				linkerName: linker?.name ?? null,
 				settings: withoutMissing(settings, guild.roles, channels),
