@@ -4,15 +4,23 @@
  * the reverse. docs/architecture.md draws the same stack.
  */
 
+const CORE_RUNTIME_FILES = '(actor|periodic-runner|spread-job|claims|record-store)\\.ts$';
+const CORE_RUNTIME = `^src/core/${CORE_RUNTIME_FILES}`;
+
 /** Lowest first. A layer may import itself and the layers before it, never one after it. */
 const CORE_LAYERS = [
-	['base', '^src/[^/]+\\.ts$|^src/(i18n|metrics|periodic)/'],
+	['base', '^src/[^/]+\\.ts$|^src/(i18n|metrics)/'],
 	['store', '^src/store/'],
+	// What every feature runs on and that needs nothing of the features: the actor, the periodic runner, claims, the
+	// record store.
+	['core-runtime', CORE_RUNTIME],
 	['stats-api', '^src/stats-api/'],
 	['links', '^src/links/'],
 	['history', '^src/history/'],
 	['render', '^src/render/'],
 	['settings', '^src/settings/'],
+	// CoreContext, the actor and what every feature's actions share.
+	['core', `^src/core/(?!${CORE_RUNTIME_FILES})`],
 	['stats', '^src/(stats|goals)/'],
 	['jobs', '^src/(reports|watch|boards|digests)/'],
 ];

@@ -13,13 +13,13 @@ import { botGuildApi, createBotRest, createInteractionRest } from '../src/discor
 import { openRestBudget } from '../src/discord/rest-budget.js';
 import { createLogger } from '../src/logger.js';
 import { restBudgetMetrics } from '../src/metrics/rest-budget-metrics.js';
-import { jobLateness } from '../src/periodic/spread.js';
+import { jobLateness } from '../src/core/spread-job.js';
 import { openCoordinator } from '../src/store/coordination.js';
 import { claimLock } from '../src/store/locks.js';
 import { openStores } from '../src/store/open-stores.js';
 import { createStatChannelWatcher, STAT_CHANNEL_JOB } from '../src/watch/stat-channels.js';
 import { createWatchStore } from '../src/watch/watch-store.js';
-import { realClock } from '../src/periodic-runner.js';
+import { realClock } from '../src/core/periodic-runner.js';
 import type { StatsSnapshot } from '../src/stats-api/snapshot.js';
 import { snapshotOf } from '../test/watch/support.js';
 

@@ -1,5 +1,5 @@
 import { time, TimestampStyles } from 'discord.js';
-import { requireManageServer } from '../src/actor.js';
+import { requireManageServer } from '../src/core/actor.js';
 import { actorOf, requireGuild } from '../src/discord/actor-of.js';
 import type { BotContext } from '../src/discord/context.js';
 import { keyModal, readKeyField } from '../src/discord/key-modal.js';

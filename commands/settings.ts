@@ -1,5 +1,5 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
-import { requireManageServer } from '../src/actor.js';
+import { requireManageServer } from '../src/core/actor.js';
 import { actorOf, requireGuild } from '../src/discord/actor-of.js';
 import type { BotContext } from '../src/discord/context.js';
 import { memberTranslator, type Translate } from '../src/i18n/index.js';

@@ -1,5 +1,5 @@
 // `/alert`, `/statchannel` and `/board` list, remove and autocomplete alike: one shape, a set of catalogue keys each.
-import type { Actor } from '../src/actor.js';
+import type { Actor } from '../src/core/actor.js';
 import { actorOf } from '../src/discord/actor-of.js';
 import type { AutocompleteInteraction } from '../src/discord/interaction.js';
 import { UserFacingError } from '../src/errors.js';

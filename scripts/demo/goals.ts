@@ -2,7 +2,7 @@
 // and lists it with /goal show; the /stats scope:server that follows (and the weekly report) shows it as a field. The
 // dashboard's server gets the same goal through the core action, so its page draws the bar, the forecast and the band.
 import type { DiscordSandbox, SandboxMessage } from '../../sandbox/index.js';
-import type { CoreContext } from '../../src/stats/core-context.js';
+import type { CoreContext } from '../../src/core/core-context.js';
 import { setGoal } from '../../src/goals/goal-actions.js';
 
 /** The demo's monthly target for the server account's sends. */

@@ -14,7 +14,7 @@ import { createHistorySampler, type HistorySampler } from '../history/sampler.js
 import { watchRunners } from '../watch/watch-context.js';
 import { boardRunner } from '../boards/board-context.js';
 import { digestRunner } from '../digests/digest-context.js';
-import { realClock, startAll, type Clock } from '../periodic-runner.js';
+import { realClock, startAll, type Clock } from '../core/periodic-runner.js';
 import { withRestJob } from '../rest-job.js';
 
 export interface BackgroundJobs {

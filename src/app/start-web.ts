@@ -2,11 +2,11 @@ import type { Config } from '../config.js';
 import { botRestOf, createBotRest } from '../discord/bot-rest.js';
 import type { BotContext } from '../discord/context.js';
 import type { Logger } from '../logger.js';
-import type { CoreContext } from '../stats/core-context.js';
+import type { CoreContext } from '../core/core-context.js';
 import { createWebApp, type WebDeps } from '../web/app.js';
 import { createBotGuilds } from '../web/bot-guilds.js';
-import { createOAuthClient } from '../web/discord-oauth.js';
-import { createWebStore } from '../web/sessions.js';
+import { createOAuthClient } from '../web/auth/discord-oauth.js';
+import { createWebStore } from '../web/auth/sessions.js';
 import { startWebServer, type RunningWebServer } from '../web/server.js';
 
 const PROBE_KEY = 'healthz-probe';

@@ -1,5 +1,5 @@
 // Adding, removing and listing a server's boards: the whole rule, for `/board` and the dashboard alike.
-import { auditActor, clockOf, requireManageServer, type Actor } from '../actor.js';
+import { auditActor, clockOf, requireManageServer, type Actor } from '../core/actor.js';
 import { isChannelFor } from '../channel-kinds.js';
 import { UserFacingError } from '../errors.js';
 import { translator } from '../i18n/index.js';

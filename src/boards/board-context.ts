@@ -1,8 +1,8 @@
 import type { Config } from '../config.js';
 import { translator } from '../i18n/index.js';
-import type { Clock, PeriodicRunner } from '../periodic-runner.js';
+import type { Clock, PeriodicRunner } from '../core/periodic-runner.js';
 import { auditTime } from '../settings/audit.js';
-import type { CoreContext } from '../stats/core-context.js';
+import type { CoreContext } from '../core/core-context.js';
 import { time, TimestampStyles } from 'discord.js';
 import { describeWatchPause } from '../watch/describe.js';
 import { serverLocale } from '../settings/language.js';
@@ -10,7 +10,7 @@ import { auditWatch } from '../watch/watch-context.js';
 import { buildBoardPost } from './board-post.js';
 import type { BoardRecord } from './board-record.js';
 import { refreshBoard, type BoardDeps } from './board-refresh.js';
-import { createSpreadJob } from '../periodic/spread.js';
+import { createSpreadJob } from '../core/spread-job.js';
 import { boardStoreOf } from './board-store.js';
 
 /** What the board actions and the refresh job use of the core's services; a CoreContext has all of it. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ChannelRefusedError, MessageGoneError } from '../errors.js';
 import type { GuildApi } from '../guild-api.js';
-import { errorName, type JobLog } from '../periodic-runner.js';
+import { errorName, type JobLog } from '../core/periodic-runner.js';
 import type { ClaimResult } from '../store/claim-types.js';
 import type { WatchPause } from '../watch/watch-record.js';
 import type { BoardPost } from './board-post.js';

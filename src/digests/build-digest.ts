@@ -9,7 +9,7 @@ import { fitEmbedToLimits } from '../render/embed-limits.js';
 import { formatCount, formatDecimal, formatUtcDateRange } from '../render/format.js';
 import { historyWithSnapshot } from '../stats/account-history.js';
 import { renderStatsChart } from '../stats/chart-view.js';
-import type { CoreContext } from '../stats/core-context.js';
+import type { CoreContext } from '../core/core-context.js';
 import { fetchStatsFor } from '../stats/resolve-key.js';
 import type { DigestRecord } from './digest-record.js';
 import { digestGoalFields } from './digest-goals.js';

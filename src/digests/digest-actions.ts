@@ -1,9 +1,9 @@
-import { clockOf, type Actor } from '../actor.js';
+import { clockOf, type Actor } from '../core/actor.js';
 import type { Config } from '../config.js';
 import { UserFacingError } from '../errors.js';
 import { isWeekday, type Weekday } from '../reports/report-record.js';
 import { isKnownTimeZone } from '../reports/schedule.js';
-import type { CoreContext } from '../stats/core-context.js';
+import type { CoreContext } from '../core/core-context.js';
 import { DIGEST_SCHEMA_VERSION, type DigestRecord } from './digest-record.js';
 import { nextDigestAt } from './digest-schedule.js';
 import { digestStoreOf } from './digest-store.js';

@@ -1,6 +1,6 @@
-import type { Clock, PeriodicRunner } from '../periodic-runner.js';
+import type { Clock, PeriodicRunner } from '../core/periodic-runner.js';
 import { withRestJob } from '../rest-job.js';
-import type { CoreContext } from '../stats/core-context.js';
+import type { CoreContext } from '../core/core-context.js';
 import { buildDigestMessage, type DigestBuildContext } from './build-digest.js';
 import { createDigestRunner, type DigestJobDeps } from './digest-job.js';
 import { digestStoreOf } from './digest-store.js';

@@ -1,4 +1,4 @@
-import { clockOf } from '../actor.js';
+import { clockOf } from '../core/actor.js';
 import type { DigestContext } from './digest-actions.js';
 import { digestStoreOf } from './digest-store.js';
 

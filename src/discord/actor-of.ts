@@ -1,4 +1,4 @@
-import type { Actor } from '../actor.js';
+import type { Actor } from '../core/actor.js';
 import { UserFacingError } from '../errors.js';
 import { hasManageServer } from '../settings/access.js';
 import type { BaseInteraction } from './interaction.js';

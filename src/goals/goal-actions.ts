@@ -1,10 +1,10 @@
 // Setting, removing and listing goals: the whole rule, for `/goal` and the dashboard alike.
-import { auditActor, clockOf, requireManageServer, type Actor } from '../actor.js';
+import { auditActor, clockOf, requireManageServer, type Actor } from '../core/actor.js';
 import { UserFacingError } from '../errors.js';
 import { translator } from '../i18n/index.js';
 import { auditTime, postAudit } from '../settings/audit.js';
 import { historyWithSnapshot } from '../stats/account-history.js';
-import type { CoreContext } from '../stats/core-context.js';
+import type { CoreContext } from '../core/core-context.js';
 import { fetchStatsFor } from '../stats/resolve-key.js';
 import { serverLocale } from '../settings/language.js';
 import { describeGoalName } from './describe-goal.js';

@@ -4,7 +4,7 @@ import { ChannelRefusedError } from '../errors.js';
 import type { GuildApi } from '../guild-api.js';
 import { ReportPauseError, reportNonce, type ReportPost } from './build-report-post.js';
 import { cronPattern } from './schedule.js';
-import type { JobLog } from '../periodic-runner.js';
+import type { JobLog } from '../core/periodic-runner.js';
 
 export interface PostReportDeps {
 	reports: Pick<ReportStore, 'get' | 'put'>;

@@ -1,9 +1,9 @@
-import { auditActor, clockOf, requireManageServer, type Actor } from '../actor.js';
+import { auditActor, clockOf, requireManageServer, type Actor } from '../core/actor.js';
 import { isChannelFor } from '../channel-kinds.js';
 import { ChannelRefusedError, UserFacingError } from '../errors.js';
 import { missingPermissions, permissionList } from '../permissions.js';
 import { auditTime, postAudit } from '../settings/audit.js';
-import type { CoreContext } from '../stats/core-context.js';
+import type { CoreContext } from '../core/core-context.js';
 import { claimLock } from '../store/locks.js';
 import { buildReportPost, ReportPauseError, type ReportPost } from './build-report-post.js';
 import { scheduleMessage } from './describe-pause.js';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { auditActor, clockOf, requireManageServer, type Actor } from '../actor.js';
+import { auditActor, clockOf, requireManageServer, type Actor } from '../core/actor.js';
 import type { Stores } from '../store/open-stores.js';
 import { auditTime, postAudit, type AuditDeps } from './audit.js';
 

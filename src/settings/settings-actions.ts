@@ -1,4 +1,4 @@
-import { auditActor, clockOf, requireManageServer, type Actor } from '../actor.js';
+import { auditActor, clockOf, requireManageServer, type Actor } from '../core/actor.js';
 import type { GuildApi } from '../guild-api.js';
 import { translator } from '../i18n/index.js';
 import { auditTime, postAudit, type AuditDeps } from './audit.js';

@@ -1,6 +1,6 @@
 import { linkFailure } from '../error-messages.js';
 import type { LinkInfo } from '../links/link-model.js';
-import type { CoreContext } from './core-context.js';
+import type { CoreContext } from '../core/core-context.js';
 import { forgetHistoryAfterUnlink } from './forget-history.js';
 
 // A member's own link, from `/link` and `/unlink` or the dashboard's `/me`. They live here, not in src/links,

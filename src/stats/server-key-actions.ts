@@ -1,8 +1,8 @@
-import { auditActor, clockOf, requireManageServer, type Actor } from '../actor.js';
+import { auditActor, clockOf, requireManageServer, type Actor } from '../core/actor.js';
 import { linkFailure } from '../error-messages.js';
 import type { LinkInfo, LinkStatus } from '../links/link-model.js';
 import { auditTime, postAudit, type AuditDeps } from '../settings/audit.js';
-import type { CoreContext } from './core-context.js';
+import type { CoreContext } from '../core/core-context.js';
 import { forgetHistoryAfterUnlink } from './forget-history.js';
 
 // The key a server's admins link for the whole server, from `/server-key` or the dashboard's manage page.

@@ -1,6 +1,6 @@
 // Adding, removing and listing a server's alerts: the whole rule, for `/alert` and the dashboard alike.
 import { randomBytes } from 'node:crypto';
-import { auditActor, clockOf, requireManageServer, type Actor } from '../actor.js';
+import { auditActor, clockOf, requireManageServer, type Actor } from '../core/actor.js';
 import { isChannelFor } from '../channel-kinds.js';
 import { UserFacingError } from '../errors.js';
 import { translator } from '../i18n/index.js';

@@ -1,6 +1,6 @@
 // Adding, removing and listing a server's stat channels: the whole rule, for `/statchannel` and the dashboard alike.
-import { jobLateness, type JobLateness } from '../periodic/spread.js';
-import { auditActor, clockOf, requireManageServer, type Actor } from '../actor.js';
+import { jobLateness, type JobLateness } from '../core/spread-job.js';
+import { auditActor, clockOf, requireManageServer, type Actor } from '../core/actor.js';
 import { isChannelFor } from '../channel-kinds.js';
 import { UserFacingError } from '../errors.js';
 import { translator } from '../i18n/index.js';

@@ -2,7 +2,7 @@
 // be able to use, and both keep a short list per server that is listed and removed from by one identifier.
 import { ChannelRefusedError, UserFacingError } from '../errors.js';
 import { missingPermissions, permissionList, type BotPermission } from '../permissions.js';
-import type { CoreContext } from '../stats/core-context.js';
+import type { CoreContext } from '../core/core-context.js';
 import type { WatchContext } from './watch-context.js';
 import type { RecordTable } from './watch-store.js';
 import type { WatchPause } from './watch-record.js';

@@ -3,7 +3,7 @@ import type { GuildApi } from '../guild-api.js';
 import type { HistoryStore } from '../history/history-store.js';
 import { type FacingMessage } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
-import { startAll, type Clock, type PeriodicRunner } from '../periodic-runner.js';
+import { startAll, type Clock, type PeriodicRunner } from '../core/periodic-runner.js';
 import { postAudit, auditTime } from '../settings/audit.js';
 import { serverLocale } from '../settings/language.js';
 import type { SettingsStore } from '../settings/settings-store.js';

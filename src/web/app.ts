@@ -3,20 +3,20 @@ import { bodyLimit } from 'hono/body-limit';
 import { HttpError, notFoundError } from './http-error.js';
 import { readSession, sameOriginPosts, securityHeaders } from './middleware.js';
 import { sendHttpError } from './respond.js';
-import { accountRoutes } from './routes/account.js';
-import { apiRoutes } from './routes/api.js';
-import { authRoutes } from './routes/auth.js';
-import { manageRoutes } from './routes/manage.js';
-import { pageRoutes } from './routes/pages.js';
-import { publicRoutes } from './routes/public.js';
-import { siteRoutes } from './routes/site.js';
+import { accountRoutes } from './pages/account-routes.js';
+import { apiRoutes } from './pages/api-routes.js';
+import { authRoutes } from './auth/auth-routes.js';
+import { manageRoutes } from './manage/manage-routes.js';
+import { pageRoutes } from './pages/page-routes.js';
+import { publicRoutes } from './public/public-routes.js';
+import { siteRoutes } from './site-routes.js';
 import { siteOf } from './site.js';
-import { createFoldedHistoryCache } from './stats-view.js';
+import { createFoldedHistoryCache } from './pages/stats-view.js';
 import type { WebDeps } from './web-deps.js';
 import { isApiPath, type WebEnv } from './web-env.js';
 
 export type { WebDeps } from './web-deps.js';
-export { safeNext } from './routes/auth.js';
+export { safeNext } from './auth/auth-routes.js';
 
 /** The forms' bodies are a few short fields; a server key is the longest of them. */
 const MAX_BODY_BYTES = 4096;

@@ -10,7 +10,7 @@ import {
 
 /** What every guild channel carries; `position` is on all of them, though not on discord.js's base type. */
 type RawChannel = APIGuildChannel<GuildChannelType> & { position?: number };
-import { ADMINISTRATOR } from './discord-oauth.js';
+import { ADMINISTRATOR } from './auth/discord-oauth.js';
 
 /** Roles and guild facts are read again after this long: a member who lost a role is refused within it. */
 export const GUILD_FACTS_TTL_MS = 60_000;

@@ -1,7 +1,7 @@
 import { getCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import { HttpError } from './http-error.js';
-import type { WebStore } from './sessions.js';
+import type { WebStore } from './auth/sessions.js';
 import type { Site } from './site.js';
 import { pageLocale, type MemberEnv, type WebEnv } from './web-env.js';
 

@@ -1,12 +1,12 @@
 import type { PeriodComparison } from '../history/compare.js';
-import { goalsSection } from './goals-section.js';
+import { goalsSection } from './pages/goals-section.js';
 import { LANGUAGE_NAMES, LOCALES, translator, type Locale, type Translate } from '../i18n/index.js';
 import { changeText, failureShare, joinsPer100Sends } from '../render/embed.js';
 import { formatCount, formatDecimal, formatPercent, dateTimeFormat, MISSING, numberFormat } from '../render/format.js';
 import { STATS_DAYS, STATS_METRICS, type StatsDays, type StatsMetric } from '../stats-options.js';
 import { escapeHtml, html, jsonForScript, SafeHtml } from './html.js';
 import { staticUrl } from './static-files.js';
-import type { DashboardStats } from './stats-view.js';
+import type { DashboardStats } from './pages/stats-view.js';
 
 /** What the page header shows of the member; null when logged out (or on a public page). */
 export interface PageUser {

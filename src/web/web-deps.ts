@@ -1,7 +1,7 @@
-import type { CoreContext } from '../stats/core-context.js';
+import type { CoreContext } from '../core/core-context.js';
 import type { BotGuilds } from './bot-guilds.js';
-import type { OAuthClient } from './discord-oauth.js';
-import type { WebStore } from './sessions.js';
+import type { OAuthClient } from './auth/discord-oauth.js';
+import type { WebStore } from './auth/sessions.js';
 
 /**
  * What the dashboard reads and does: the core's services (the same the bot's handlers hold, so a route calls the

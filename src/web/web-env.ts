@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { isLocale, resolveLocale, translator, type Locale, type Translate } from '../i18n/index.js';
-import type { WebSession } from './sessions.js';
+import type { WebSession } from './auth/sessions.js';
 
 /** What the app's middleware puts on every request's context. */
 export interface WebVariables {

@@ -5,7 +5,7 @@
 // entry, claim or log line holds a key in clear.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Actor } from '../../src/actor.js';
+import type { Actor } from '../../src/core/actor.js';
 import { addBoard, listBoards, removeBoard, type BoardInput } from '../../src/boards/board-actions.js';
 import { digestJobDeps } from '../../src/digests/digest-context.js';
 import { setDigest, showDigest } from '../../src/digests/digest-actions.js';

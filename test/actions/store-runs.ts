@@ -13,7 +13,7 @@ import { openBotServices } from '../../src/app/services.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { openStatsStore, seedDemoAccount, startStatsServer } from '../../src/service/index.js';
-import type { CoreContext } from '../../src/stats/core-context.js';
+import type { CoreContext } from '../../src/core/core-context.js';
 import { CLAIMS_TABLE } from '../../src/store/claim-sql.js';
 import { sharedStores, type SharedStore } from '../discord/shared-stores.js';
 

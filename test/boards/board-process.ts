@@ -6,7 +6,7 @@ import { botGuildApi, createBotRest } from '../../src/discord/bot-rest.js';
 import { createHistoryStore } from '../../src/history/history-store.js';
 import type { LinkedKey, LinkStore } from '../../src/links/link-model.js';
 import { createLogger } from '../../src/logger.js';
-import { startAll } from '../../src/periodic-runner.js';
+import { startAll } from '../../src/core/periodic-runner.js';
 import { createSettingsStore } from '../../src/settings/settings-store.js';
 import { openCoordinator } from '../../src/store/coordination.js';
 import { createKeyedMutex } from '../../src/store/locks.js';

@@ -6,7 +6,7 @@ import { REST, Routes } from 'discord.js';
 import { startDiscordSandbox } from '../../sandbox/index.js';
 import { BOARD_SCHEMA_VERSION, type BoardRecord } from '../../src/boards/board-record.js';
 import { translator } from '../../src/i18n/index.js';
-import { boardsManageSection } from '../../src/web/manage-boards.js';
+import { boardsManageSection } from '../../src/web/manage/manage-boards.js';
 import { TINY_PNG } from '../sandbox/test-bot.js';
 
 const board = (channelId: string, overrides: Partial<BoardRecord> = {}): BoardRecord => ({

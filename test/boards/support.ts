@@ -1,7 +1,7 @@
 // A bot context for board tests: the real GuildApi (src/discord/bot-rest.ts) against the Discord stand-in, a real
 // store, a stats endpoint whose figures the test sets, a chart renderer that answers with a real PNG, and a clock
 // the test moves.
-import type { Actor } from '../../src/actor.js';
+import type { Actor } from '../../src/core/actor.js';
 import type { BoardContext } from '../../src/boards/board-context.js';
 import { botGuildApi, createBotRest } from '../../src/discord/bot-rest.js';
 import type { LinkedKey, LinkStatus, LinkStore } from '../../src/links/link-model.js';

@@ -1,7 +1,7 @@
 // A context for digest tests: the real GuildApi (src/discord/bot-rest.ts) against the Discord stand-in, a real store
 // and coordinator (SQLite by default, Redis when asked), a stats endpoint whose figures the test sets, a chart
 // renderer that answers with a real PNG, and a clock the test moves.
-import type { Actor } from '../../src/actor.js';
+import type { Actor } from '../../src/core/actor.js';
 import { botGuildApi, createBotRest } from '../../src/discord/bot-rest.js';
 import type { CommandInteraction } from '../../src/discord/interaction.js';
 import type { DigestJobContext } from '../../src/digests/digest-context.js';

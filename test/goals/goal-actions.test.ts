@@ -3,7 +3,7 @@
 // when two processes add at once on a shared store, and the figures listGoals answers.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Actor } from '../../src/actor.js';
+import type { Actor } from '../../src/core/actor.js';
 import { UserFacingError } from '../../src/errors.js';
 import { listGoals, removeGoal, setGoal } from '../../src/goals/goal-actions.js';
 import { setSettings } from '../../src/settings/settings-actions.js';

@@ -9,7 +9,7 @@ import pg from 'pg';
 import { createLinkStore } from '../../src/links/link-store.js';
 import { openStores } from '../../src/store/open-stores.js';
 import type { Stores } from '../../src/store/open-stores.js';
-import { createWebStore } from '../../src/web/sessions.js';
+import { createWebStore } from '../../src/web/auth/sessions.js';
 import { POSTGRES_URL, REDIS_URL, postgresBackend, redisBackend } from './backends.js';
 
 const CLI = new URL('../../src/links/links-cli.ts', import.meta.url).pathname;

@@ -2,7 +2,7 @@
 // coordinator, the stand-in stats endpoint of report-context.ts, and a GuildApi object that keeps its posts.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import type { Actor } from '../../src/actor.js';
+import type { Actor } from '../../src/core/actor.js';
 import type { ChannelDescription } from '../../src/guild-api.js';
 import { UserFacingError } from '../../src/errors.js';
 import { renderMessage, translator } from '../../src/i18n/index.js';

@@ -8,7 +8,7 @@ import {
 	publicToken,
 	setPublicPage,
 } from '../../src/settings/public-page.js';
-import { createWebStore } from '../../src/web/sessions.js';
+import { createWebStore } from '../../src/web/auth/sessions.js';
 import {
 	admin,
 	ADMIN,

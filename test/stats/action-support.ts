@@ -2,7 +2,7 @@
 // the real link store, history, settings), a stats source that knows a few keys, and a GuildApi that records
 // what would be posted and says which roles and channels Discord reports deleted.
 import assert from 'node:assert/strict';
-import type { Actor } from '../../src/actor.js';
+import type { Actor } from '../../src/core/actor.js';
 import { KeyRejectedError, UserFacingError } from '../../src/errors.js';
 import type { GuildApi, ResourceState } from '../../src/guild-api.js';
 import { createHistoryStore } from '../../src/history/history-store.js';
@@ -10,7 +10,7 @@ import { createLinkStore, verifyWithStats } from '../../src/links/link-store.js'
 import { createLogger } from '../../src/logger.js';
 import { createSettingsStore } from '../../src/settings/settings-store.js';
 import type { StatsSnapshot } from '../../src/stats-api/snapshot.js';
-import type { CoreContext } from '../../src/stats/core-context.js';
+import type { CoreContext } from '../../src/core/core-context.js';
 import { createKeyedMutex } from '../../src/store/locks.js';
 import { makeSnapshot } from '../history/snapshots.js';
 import { sqliteBackend, type OpenedBackend } from '../links/backends.js';

@@ -1,7 +1,7 @@
 // What the stat channel and alert action tests share: an actor, an audit channel whose lines the test reads, and a
 // refusal rendered as the member reads it.
 import assert from 'node:assert/strict';
-import type { Actor } from '../../src/actor.js';
+import type { Actor } from '../../src/core/actor.js';
 import { UserFacingError } from '../../src/errors.js';
 import { renderMessage, translator } from '../../src/i18n/index.js';
 import type { WatchActionContext } from '../../src/watch/watch-actions.js';

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { ChannelRefusedError, RenameRateLimitedError } from '../../src/errors.js';
 import { RENAME_WINDOW_MS } from '../../src/watch/rename-budget.js';
 import { createStatChannelWatcher } from '../../src/watch/stat-channels.js';
-import { spreadOffset } from '../../src/periodic/spread.js';
+import { spreadOffset } from '../../src/core/spread-job.js';
 import { statChannelDeps, watchStoreOf } from '../../src/watch/watch-context.js';
 import type { StatChannelRecord } from '../../src/watch/watch-record.js';
 import * as statchannel from '../../commands/statchannel.js';

@@ -10,8 +10,8 @@ import { readPngSize } from '../../src/render/png.js';
 import { enablePublic } from '../../src/settings/public-page.js';
 import { fetchStatsFor } from '../../src/stats/resolve-key.js';
 import { createWebApp } from '../../src/web/app.js';
-import { embedSnippets } from '../../src/web/embed-snippets.js';
-import { badgeSvg } from '../../src/web/embeds.js';
+import { embedSnippets } from '../../src/web/public/embed-snippets.js';
+import { badgeSvg } from '../../src/web/public/embeds.js';
 import {
 	Browser,
 	createAccount,

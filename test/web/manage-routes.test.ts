@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { translator } from '../../src/i18n/index.js';
-import { userGuildManages } from '../../src/web/discord-oauth.js';
+import { userGuildManages } from '../../src/web/auth/discord-oauth.js';
 import { createReportStore } from '../../src/reports/report-store.js';
 import { publicToken } from '../../src/settings/public-page.js';
 import { watchStoreOf } from '../../src/watch/watch-context.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it, test } from 'node:test';
 import { disablePublic, enablePublic, guildOfPublicToken, publicToken } from '../../src/settings/public-page.js';
-import { createWebStore, LOGIN_STATE_TTL_MS, SESSION_TTL_MS, type WebStore } from '../../src/web/sessions.js';
+import { createWebStore, LOGIN_STATE_TTL_MS, SESSION_TTL_MS, type WebStore } from '../../src/web/auth/sessions.js';
 import { postgresBackend, redisBackend, sqliteBackend } from '../links/backends.js';
 import type { Backend, OpenedBackend } from '../links/backends.js';
 

@@ -19,7 +19,7 @@ import { createLogger } from '../../src/logger.js';
 import { openStatsStore, seedDemoAccount, startStatsServer, type StatsStore } from '../../src/service/index.js';
 import { createWebApp, type WebDeps } from '../../src/web/app.js';
 import { createBotGuilds } from '../../src/web/bot-guilds.js';
-import { createWebStore } from '../../src/web/sessions.js';
+import { createWebStore } from '../../src/web/auth/sessions.js';
 
 export const PUBLIC_URL = 'http://dashboard.test';
 export const MANAGE_GUILD = (1n << 5n).toString();

@@ -1,0 +1,52 @@
+import type { MessageKey } from '../../i18n/index.js';
+
+// What a form did, in one line: the POST answers 303 with `?done=<code>` and the page it goes back to says it.
+// Only these codes exist, so nothing a member typed (a key least of all) can ride in the redirect.
+
+const MANAGE_OUTCOMES = {
+	'key-set': 'web.manage.done.keySet',
+	'key-removed': 'serverKey.removed',
+	'key-absent': 'serverKey.nothingToRemove',
+	'settings-saved': 'web.manage.done.settingsSaved',
+	'settings-unchanged': 'settings.resetCancelled',
+	'settings-reset': 'settings.resetDone',
+	'report-added': 'web.manage.done.reportAdded',
+	'report-replaced': 'web.manage.done.reportReplaced',
+	'report-resumed': 'web.manage.done.reportResumed',
+	'report-removed': 'web.manage.done.reportRemoved',
+	'statchannel-added': 'web.manage.done.statChannelAdded',
+	'statchannel-removed': 'web.manage.done.statChannelRemoved',
+	'alert-added': 'web.manage.done.alertAdded',
+	'alert-removed': 'web.manage.done.alertRemoved',
+	'goal-set': 'web.manage.done.goalSet',
+	'goal-removed': 'web.manage.done.goalRemoved',
+	'board-added': 'web.manage.done.boardAdded',
+	'board-removed': 'web.manage.done.boardRemoved',
+	'nothing-removed': 'web.manage.done.nothingRemoved',
+	'public-on': 'web.manage.done.publicOn',
+	'public-off': 'web.manage.done.publicOff',
+} as const satisfies Record<string, MessageKey>;
+
+const ACCOUNT_OUTCOMES = {
+	'key-linked': 'web.me.done.linked',
+	unlinked: 'unlink.removed',
+	'nothing-unlinked': 'unlink.nothing',
+} as const satisfies Record<string, MessageKey>;
+
+export type ManageOutcome = keyof typeof MANAGE_OUTCOMES;
+export type AccountOutcome = keyof typeof ACCOUNT_OUTCOMES;
+
+/** The line for `?done=` on the manage page; null for no code or one we never send. */
+export function manageOutcomeLine(code: string | undefined): MessageKey | null {
+	return code !== undefined && Object.hasOwn(MANAGE_OUTCOMES, code) ? MANAGE_OUTCOMES[code as ManageOutcome] : null;
+}
+
+/** The line for `?done=` on a server page: only the public link's switch, its one form, answers there. */
+export function serverPageOutcomeLine(code: string | undefined): MessageKey | null {
+	return code === 'public-on' || code === 'public-off' ? MANAGE_OUTCOMES[code] : null;
+}
+
+/** The line for `?done=` on `/me`. */
+export function accountOutcomeLine(code: string | undefined): MessageKey | null {
+	return code !== undefined && Object.hasOwn(ACCOUNT_OUTCOMES, code) ? ACCOUNT_OUTCOMES[code as AccountOutcome] : null;
+}

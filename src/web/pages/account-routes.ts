@@ -1,0 +1,46 @@
+import { Hono, type Context } from 'hono';
+import { UserFacingError } from '../../errors.js';
+import { link, unlink } from '../../stats/link-actions.js';
+import { refusalError } from '../form-refusal.js';
+import type { AccountOutcome } from '../manage/manage-outcomes.js';
+import { formSession } from '../middleware.js';
+import type { WebDeps } from '../web-deps.js';
+import { langQuery, type MemberEnv, type WebEnv } from '../web-env.js';
+
+/** A member links or unlinks their own account from `/me`, through the actions `/link` and `/unlink` call. */
+export function accountRoutes(deps: WebDeps): Hono<WebEnv> {
+	const account = new Hono<WebEnv>();
+
+	account.post('/me/key', formSession, async (c) => {
+		const form = await c.req.parseBody();
+		const key = typeof form.key === 'string' ? form.key : '';
+		const userId = c.get('member').userId;
+		const refused = (error: unknown) =>
+			refusalError(error, { forbidden: false, back: { href: mePath(c), label: 'web.me.back' } });
+		// The cooldown `/link` has (STATS_COOLDOWN_SECONDS, shared with it): every try asks the stats API with a key.
+		const wait = await deps.cooldowns.take(userId, 'link');
+		if (wait > 0) throw refused(new UserFacingError('errors.cooldown', { seconds: wait }));
+		// The key goes to the action and nowhere else: not a log line, not the page, not the redirect.
+		await link(deps, userId, key).catch((error: unknown) => {
+			throw refused(error);
+		});
+		return back(c, 'key-linked');
+	});
+
+	account.post('/me/unlink', formSession, async (c) => {
+		const { removed } = await unlink(deps, c.get('member').userId).catch((error: unknown) => {
+			throw refusalError(error, { forbidden: false, back: { href: mePath(c), label: 'web.me.back' } });
+		});
+		return back(c, removed ? 'unlinked' : 'nothing-unlinked');
+	});
+
+	function mePath(c: Context<MemberEnv>): string {
+		return `/me${langQuery(c, '?')}`;
+	}
+
+	function back(c: Context<MemberEnv>, outcome: AccountOutcome) {
+		return c.redirect(`/me?done=${outcome}${langQuery(c, '&')}`, 303);
+	}
+
+	return account;
+}
