@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import { DirectMessagesClosedError, KeyRejectedError, UserFacingError } from '../errors.js';
 import type { GuildApi } from '../guild-api.js';
 import type { ChannelMessage } from '../message.js';
-import { createPeriodicRunner, errorName, type Clock, type JobLog, type PeriodicRunner } from '../core/periodic-runner.js';
+import {
+	createPeriodicRunner,
+	errorName,
+	type Clock,
+	type JobLog,
+	type PeriodicRunner,
+} from '../core/periodic-runner.js';
 import type { ClaimResult } from '../store/claim-types.js';
 import { spreadOffset } from '../core/spread-job.js';
 import { forEachLimited } from '../watch/periodic.js';

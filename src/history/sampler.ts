@@ -1,7 +1,13 @@
 import { createHmac, hkdfSync } from 'node:crypto';
 import { KeyRejectedError, RateLimitedError } from '../errors.js';
 import type { StatsSnapshot } from '../stats-api/snapshot.js';
-import { createPeriodicRunner, errorName, type JobLog, type PeriodicRunner, type Turn } from '../core/periodic-runner.js';
+import {
+	createPeriodicRunner,
+	errorName,
+	type JobLog,
+	type PeriodicRunner,
+	type Turn,
+} from '../core/periodic-runner.js';
 import { DAY_MS, startOfDate, utcDateOf } from './utc-days.js';
 
 const HOUR_MS = 3_600_000;

@@ -1,4 +1,10 @@
-import { createPeriodicRunner, errorName, type JobLog, type PeriodicRunner, type Turn } from '../core/periodic-runner.js';
+import {
+	createPeriodicRunner,
+	errorName,
+	type JobLog,
+	type PeriodicRunner,
+	type Turn,
+} from '../core/periodic-runner.js';
 import { CATCH_UP_MS, type ReportRecord } from './report-record.js';
 import type { ReportStore } from './report-store.js';
 import { latestDueIn, localSlot, reportDelayMs } from './schedule.js';

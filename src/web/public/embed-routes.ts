@@ -10,15 +10,7 @@ import type { ServerSettings } from '../../settings/settings-record.js';
 import { fetchStatsFor } from '../../stats/resolve-key.js';
 import { figureValue } from '../../watch/stat-name.js';
 import { createEmbedCache } from './embed-cache.js';
-import {
-	badgeSvg,
-	embedAnswer,
-	matchesIfNoneMatch,
-	notModified,
-	readFigure,
-	readTheme,
-	strongEtag,
-} from './embeds.js';
+import { badgeSvg, embedAnswer, matchesIfNoneMatch, notModified, readFigure, readTheme, strongEtag } from './embeds.js';
 import { notFoundError } from '../http-error.js';
 import { readStatsRequest } from '../pages/stats-request.js';
 import { loadDashboardStats, type FoldHistory } from '../pages/stats-view.js';
