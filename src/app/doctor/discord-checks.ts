@@ -15,6 +15,17 @@ function describe(error: unknown): string {
 	return discordProblem(error) ?? `Discord did not answer: ${networkProblem(error)}`;
 }
 
+/** The token's own application, or the failure a check reports when Discord does not give it. */
+async function tokenApplication(
+	ctx: DoctorContext,
+): Promise<{ application: Awaited<ReturnType<DoctorContext['application']>> } | { failure: CheckOutcome }> {
+	try {
+		return { application: await ctx.application() };
+	} catch (error) {
+		return { failure: fail(isTokenRefused(error) ? TOKEN_REFUSED : describe(error)) };
+	}
+}
+
 export const discordTokenCheck: Check<DoctorContext> = {
 	name: 'discord-token',
 	deadlineMs: DISCORD_DEADLINE_MS,
@@ -41,12 +52,9 @@ export const applicationCheck: Check<DoctorContext> = {
 	deadlineMs: DISCORD_DEADLINE_MS,
 	onDeadline: ON_DISCORD_DEADLINE,
 	async run(ctx) {
-		let applicationId: string;
-		try {
-			applicationId = (await ctx.application()).id;
-		} catch (error) {
-			return fail(isTokenRefused(error) ? TOKEN_REFUSED : describe(error));
-		}
+		const read = await tokenApplication(ctx);
+		if ('failure' in read) return read.failure;
+		const applicationId = read.application.id;
 		const configured = ctx.config.applicationId;
 		if (configured === null) {
 			return warn(
@@ -67,14 +75,11 @@ export const commandsCheck: Check<DoctorContext> = {
 	deadlineMs: DISCORD_DEADLINE_MS,
 	onDeadline: ON_DISCORD_DEADLINE,
 	async run(ctx) {
-		let applicationId: string;
-		try {
-			// The token's own application: with a wrong DISCORD_APPLICATION_ID (see application) this still
-			// says what members see.
-			applicationId = (await ctx.application()).id;
-		} catch (error) {
-			return fail(isTokenRefused(error) ? TOKEN_REFUSED : describe(error));
-		}
+		// The token's own application: with a wrong DISCORD_APPLICATION_ID (see application) this still says what
+		// members see.
+		const read = await tokenApplication(ctx);
+		if ('failure' in read) return read.failure;
+		const applicationId = read.application.id;
 		const guildId = ctx.config.devGuildId;
 		const route = guildId
 			? Routes.applicationGuildCommands(applicationId, guildId)
@@ -143,12 +148,9 @@ export const interactionsCheck: Check<DoctorContext> = {
 	async run(ctx) {
 		const publicKey = ctx.config.discordPublicKey;
 		if (publicKey === null) return fail('DISCORD_PUBLIC_KEY is not set: copy the Public Key from the Developer Portal');
-		let verifyKey: string;
-		try {
-			verifyKey = (await ctx.application()).verify_key;
-		} catch (error) {
-			return fail(isTokenRefused(error) ? TOKEN_REFUSED : describe(error));
-		}
+		const read = await tokenApplication(ctx);
+		if ('failure' in read) return read.failure;
+		const verifyKey = read.application.verify_key;
 		if (verifyKey.toLowerCase() !== publicKey.toString('hex')) {
 			return fail(
 				"DISCORD_PUBLIC_KEY is not this application's Public Key, so every interaction would be refused: copy it from the Developer Portal (General Information → Public Key)",
