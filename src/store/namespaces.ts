@@ -6,10 +6,13 @@ export const REPORTS_NAMESPACE = 'reports';
 export const SETTINGS_NAMESPACE = 'settings';
 /** The dashboard's sessions, login states and public links; sessions and states expire on their own. */
 export const WEB_NAMESPACE = 'web';
-/** Stat channels and alerts (src/watch), with each one's state. */
+/** Stat channels and alerts (src/watch) with each one's state, boards, goals and digests. */
 export const WATCH_NAMESPACE = 'watch';
 
-/** What a store holds that cannot be fetched again; `links migrate` copies and counts these (and copies `web`). */
+/**
+ * Namespaces of records that cannot be fetched again (`web` holds some too, beside its transient entries). Which
+ * entries `links migrate` copies and `links count` counts is decided per kind, by src/core/record-kinds.ts.
+ */
 export const DATA_NAMESPACES = [
 	LINKS_NAMESPACE,
 	HISTORY_NAMESPACE,

@@ -18,6 +18,9 @@ export interface BudgetCounter {
 	close(): Promise<void>;
 }
 
+/** The REST budget's counts belong to the namespace that names them (`rest-budget`), beside the store's others. */
+export const REST_BUDGET_NAMESPACE = 'rest-budget';
+
 /** A second's count outlives the second just long enough for a slow caller's clock. */
 const COUNT_TTL_MS = 5000;
 /** Rows of seconds older than this are deleted on PostgreSQL (every CLEANUP_EVERY-th take). */
@@ -41,7 +44,7 @@ export async function openBudgetCounter(
 	storeUrl: string,
 	options: BudgetCounterOptions = {},
 ): Promise<BudgetCounter | null> {
-	const prefix = `${options.namespacePrefix ?? ''}rest-budget:`;
+	const prefix = `${options.namespacePrefix ?? ''}${REST_BUDGET_NAMESPACE}:`;
 	const onError = options.onError ?? (() => undefined);
 	switch (storeSchemeOf(storeUrl)) {
 		case 'redis':

@@ -8,7 +8,7 @@ import { permissionList } from '../../src/permissions.js';
 import { buildReportPost } from '../../src/reports/build-report-post.js';
 import { createReportStore } from '../../src/reports/report-store.js';
 import { reportDelayMs } from '../../src/reports/schedule.js';
-import { countFigures } from '../../src/links/count-links.js';
+import { countFigures } from '../../src/core/count-records.js';
 import {
 	GUILD,
 	openReportContext,

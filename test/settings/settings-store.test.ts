@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createKeyedMutex } from '../../src/store/locks.js';
-import { migrateStore } from '../../src/store/migrate-store.js';
+import { migrateRecords } from '../../src/core/migrate-records.js';
 import { createSettingsStore, type SettingsStore } from '../../src/settings/settings-store.js';
 import { DEFAULT_SETTINGS, SETTINGS_SCHEMA_VERSION } from '../../src/settings/settings-record.js';
 import { postgresBackend, redisBackend, sqliteBackend } from '../links/backends.js';
@@ -141,7 +141,7 @@ describe('settings across processes and stores', () => {
 				shareChannelId: CHANNEL,
 				defaultMetric: 'conversion',
 			});
-			const result = await migrateStore(source.stores, target.stores);
+			const result = await migrateRecords(source.stores, target.stores);
 			assert.ok(result.matches);
 			const copied = await createSettingsStore({ keyv: target.stores.settings, withLock }).get(GUILD);
 			assert.equal(copied.shareChannelId, CHANNEL);

@@ -1,23 +1,22 @@
 // `npm run links -- reseal | migrate --to <STORE_URL> | count | check`: store maintenance. Figures go to
-// stdout as `<name>: <number>`, progress and problems to stderr; nothing printed ever holds a key.
+// stdout as `<name>: <number>`, progress and problems to stderr; nothing printed ever holds a key. It sits in
+// src/app because count and migrate walk the registry of record kinds (src/core), above the links.
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, loadDotEnv, loadLinkStoreConfig } from '../config.js';
+import { countFigures, figuresOf } from '../core/count-records.js';
+import type { CountLine } from '../core/count-records.js';
+import { migrateRecords } from '../core/migrate-records.js';
+import { StorageUnavailableError } from '../errors.js';
+import { checkLinks } from '../links/check-links.js';
+import { parseLinksArgs, UsageError } from '../links/cli-args.js';
+import type { LinksCommand } from '../links/cli-args.js';
+import { createKeyring } from '../links/link-record.js';
+import { resealLinks } from '../links/reseal-links.js';
 import { sqliteFileOf, storeSchemeOf } from '../store-url.js';
-import { StoreDeadlineError } from '../store/with-deadline.js';
-import { SETTINGS_NAMESPACE } from '../store/namespaces.js';
-import { countEntries } from '../store/list-entries.js';
-import { migrateStore } from '../store/migrate-store.js';
 import { openStores } from '../store/open-stores.js';
 import type { Stores } from '../store/open-stores.js';
-import { checkLinks } from './check-links.js';
-import { parseLinksArgs, UsageError } from './cli-args.js';
-import type { LinksCommand } from './cli-args.js';
-import { countFigures } from './count-links.js';
-import type { CountLine } from './count-links.js';
-import { StorageUnavailableError } from '../errors.js';
-import { createKeyring } from './link-record.js';
-import { resealLinks } from './reseal-links.js';
+import { StoreDeadlineError } from '../store/with-deadline.js';
 
 const EXIT_USAGE = 2;
 const PROGRESS_EVERY = 100;
@@ -88,14 +87,12 @@ export async function runLinks(args: string[], env: Record<string, string | unde
 			}
 			case 'migrate': {
 				const target = await open(command.to, false);
-				const result = await migrateStore(stores, target, progressLine('copied'));
-				for (const [label, side] of [
-					['source', stores],
-					['target', target],
+				const result = await migrateRecords(stores, target, progressLine('copied'));
+				for (const [label, counts] of [
+					['source', result.source],
+					['target', result.target],
 				] as const) {
-					const figures = await countFigures(side);
-					figures.push(['settings', await countEntries(side, SETTINGS_NAMESPACE)]);
-					print(figures.map(([name, value]) => [`${label} ${name}`, value]));
+					print(figuresOf(counts).map(([name, value]) => [`${label} ${name}`, value]));
 				}
 				print([['copied', result.copied]]);
 				if (!result.matches) process.stderr.write("links: the target's counts differ from the source's\n");

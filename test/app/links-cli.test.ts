@@ -6,13 +6,14 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createClient } from '@redis/client';
 import pg from 'pg';
+import { historyAccountId } from '../../src/history/account-id.js';
 import { createLinkStore } from '../../src/links/link-store.js';
 import { openStores } from '../../src/store/open-stores.js';
 import type { Stores } from '../../src/store/open-stores.js';
 import { createWebStore } from '../../src/web/auth/sessions.js';
-import { POSTGRES_URL, REDIS_URL, postgresBackend, redisBackend } from './backends.js';
+import { POSTGRES_URL, REDIS_URL, postgresBackend, redisBackend } from '../links/backends.js';
 
-const CLI = new URL('../../src/links/links-cli.ts', import.meta.url).pathname;
+const CLI = new URL('../../src/app/links-cli.ts', import.meta.url).pathname;
 // Resolved here: the CLI runs in a fresh directory (no .env), where `tsx` alone would not resolve.
 const TSX = import.meta.resolve('tsx');
 const SECRET_A = Buffer.alloc(32, 0xa1);
@@ -59,6 +60,26 @@ const sqliteUrl = `sqlite://${file}`;
 const hex = (secret: Buffer) => secret.toString('hex');
 /** The public link a community manager turned on for server 900 before the move. */
 let publicToken = '';
+let loginState = '';
+/** `links count` on the store above: the original four lines, then one per registered data kind. */
+const COUNT_OUTPUT = [
+	'links: 2',
+	'server links: 1',
+	'history accounts: 2',
+	'reports: 1',
+	'settings: 1',
+	'public links: 1',
+	'public link tokens: 1',
+	'dashboard sessions: 0',
+	'stat channels: 0',
+	'alerts: 0',
+	'boards: 1',
+	'member goals: 0',
+	'server goals: 0',
+	'digests: 0',
+	'unregistered: 1',
+	'',
+].join('\n');
 
 const linkStoreOn = (stores: Stores, secret: Buffer, previousSecret: Buffer | null = null) =>
 	createLinkStore({ keyv: stores.links, secret, previousSecret, verifyKey: async () => ({ accountName: 'acme' }) });
@@ -69,21 +90,28 @@ before(async () => {
 	await store.linkUser('1', KEYS[0] ?? '');
 	await store.linkUser('2', KEYS[1] ?? '');
 	await store.linkServer('900', KEYS[2] ?? '', '1');
-	await stores.history.set('account:acme', { samples: [1, 2] });
-	await stores.history.set('account:other', { samples: [3] }, 86_400_000);
-	await stores.reports.set('report:1', { guild: '900' });
-	await stores.settings.set('guild:900', { language: 'de' });
+	await stores.history.set(historyAccountId('acme'), { samples: [1, 2] });
+	await stores.history.set(historyAccountId('other'), { samples: [3] }, 86_400_000);
+	await stores.reports.set('report:900:1', { guildId: '900' });
+	await stores.settings.set('900', { language: 'de' });
+	await stores.watch.set('board:900:5', { guildId: '900', createdBy: '1' });
+	// What no registered kind claims is still copied, as it is: a migration loses nothing.
+	await stores.watch.set('mystery:1', { kept: true });
+	// Transient: neither counted nor copied.
 	await stores.cache.set('stats:x', { not: 'migrated' });
-	publicToken = await createWebStore(stores.web).enablePublic('900');
+	await stores.watch.set('rename-budget:5', { renames: [1], blockedUntil: 0 }, 600_000);
+	const web = createWebStore(stores.web);
+	loginState = await web.createLoginState('/');
+	publicToken = await web.enablePublic('900');
 	await stores.close();
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('links on a SQLite store', () => {
-	test('count prints the four figures', async () => {
+	test('count prints a figure per registered data kind, and what no kind claims', async () => {
 		const run = await links(['count'], { STORE_URL: sqliteUrl });
 		assert.equal(run.code, 0, run.stderr);
-		assert.equal(run.stdout, 'links: 2\nserver links: 1\nhistory accounts: 2\nreports: 1\n');
+		assert.equal(run.stdout, COUNT_OUTPUT);
 	});
 
 	test('bad configuration and unknown subcommands exit non-zero with one line', async () => {
@@ -204,13 +232,26 @@ for (const target of targets) {
 
 		const first = await links(['migrate', '--to', url], env);
 		assert.equal(first.code, 0, first.stderr);
-		const expected = { links: 2, 'server links': 1, 'history accounts': 2, reports: 1, settings: 1 };
+		const expected = {
+			links: 2,
+			'server links': 1,
+			'history accounts': 2,
+			reports: 1,
+			settings: 1,
+			'public links': 1,
+			boards: 1,
+			unregistered: 1,
+		};
 		const counts = figures(first.stdout);
 		for (const [name, value] of Object.entries(expected)) {
 			assert.equal(counts[`source ${name}`], value, `source ${name}`);
 			assert.equal(counts[`target ${name}`], value, `target ${name}`);
 		}
-		assert.equal(counts.copied, 9, "seven entries and the dashboard's public link (by token and by server)");
+		assert.equal(
+			counts.copied,
+			11,
+			'links, history, report, settings, board, the unclaimed entry and the public link (by token and by server)',
+		);
 		assertNoKey(first);
 
 		const again = await links(['migrate', `--to=${url}`], env);
@@ -219,14 +260,17 @@ for (const target of targets) {
 		assert.ok(readFileSync(file).equals(sourceBytes), 'the source is left untouched');
 
 		const targetCount = await links(['count'], { STORE_URL: url });
-		assert.equal(targetCount.stdout, 'links: 2\nserver links: 1\nhistory accounts: 2\nreports: 1\n');
+		assert.equal(targetCount.stdout, COUNT_OUTPUT);
 
 		const stores = await openStores(url);
 		t.after(async () => stores.close());
 		assert.equal((await linkStoreOn(stores, SECRET_B).getUserKey('2'))?.apiKey, KEYS[1], 'links open in the target');
-		assert.deepEqual(await stores.settings.get('guild:900'), { language: 'de' });
-		assert.deepEqual(await stores.history.get('account:other'), { samples: [3] });
+		assert.deepEqual(await stores.settings.get('900'), { language: 'de' });
+		assert.deepEqual(await stores.history.get(historyAccountId('other')), { samples: [3] });
+		assert.deepEqual(await stores.watch.get('mystery:1'), { kept: true });
 		assert.equal(await stores.cache.get('stats:x'), undefined, 'the cache is not migrated');
+		assert.equal(await stores.watch.get('rename-budget:5'), undefined, 'a rename budget is transient');
+		assert.equal(await createWebStore(stores.web).takeLoginState(loginState), null, 'login states are transient');
 		assert.equal(
 			await createWebStore(stores.web).guildOfPublicToken(publicToken),
 			'900',
@@ -234,7 +278,7 @@ for (const target of targets) {
 		);
 
 		// A target that holds more than the source fails the verification.
-		await stores.reports.set('report:extra', { guild: '1' });
+		await stores.reports.set('report:1:extra', { guildId: '1' });
 		const mismatch = await links(['migrate', '--to', url], env);
 		assert.equal(mismatch.code, 1);
 		assert.match(mismatch.stderr, /counts differ/);
