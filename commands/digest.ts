@@ -3,7 +3,7 @@ import { actorOf } from '../src/discord/actor-of.js';
 import type { BotContext } from '../src/discord/context.js';
 import type { AutocompleteInteraction, CommandInteraction } from '../src/discord/interaction.js';
 import { describeDigestSchedule } from '../src/digests/build-digest.js';
-import { setDigest, showDigest, type DigestStatus } from '../src/digests/digest-actions.js';
+import { digestArrival, setDigest, showDigest, type DigestStatus } from '../src/digests/digest-actions.js';
 import { memberTranslator, type Translate } from '../src/i18n/index.js';
 import { matchTimeZones } from '../src/reports/schedule.js';
 
@@ -27,7 +27,7 @@ export async function execute(interaction: CommandInteraction, ctx: BotContext):
 		});
 		const schedule = describeDigestSchedule(t, status.record!);
 		await interaction.editReply({
-			content: `${t('digest.turnedOn', { schedule, next: when(status.nextAt) })}\n${t('digest.dmHint')}`,
+			content: `${t('digest.turnedOn', { schedule, next: nextDigest(t, status) })}\n${t('digest.dmHint')}`,
 		});
 		return;
 	}
@@ -47,11 +47,22 @@ export async function onAutocomplete(interaction: AutocompleteInteraction): Prom
 /** Discord shows a timestamp in each reader's own time zone and language. */
 const when = (at: number | null) => (at === null ? '—' : time(Math.floor(at / 1000), TimestampStyles.LongDateTime));
 
-function describeStatus(t: Translate, { record, nextAt }: DigestStatus): string {
+/** The stretch of minutes the next digest arrives in: the member's part of the hour, not its top. */
+function nextDigest(t: Translate, { record, nextAt }: DigestStatus): string {
+	if (record === null || nextAt === null) return '—';
+	const { from, to } = digestArrival(record, nextAt);
+	return t('digest.nextBetween', {
+		from: when(from),
+		to: time(Math.floor(to / 1000), TimestampStyles.ShortTime),
+	});
+}
+
+function describeStatus(t: Translate, status: DigestStatus): string {
+	const { record } = status;
 	if (record === null) return t('digest.showOff');
 	const lines: string[] = [];
 	if (record.enabled) {
-		lines.push(t('digest.showOn', { schedule: describeDigestSchedule(t, record), next: when(nextAt) }));
+		lines.push(t('digest.showOn', { schedule: describeDigestSchedule(t, record), next: nextDigest(t, status) }));
 	} else if (record.stopped) {
 		lines.push(t('digest.showStopped', { when: when(record.stopped.at) }));
 	} else {

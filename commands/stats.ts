@@ -12,6 +12,7 @@ import { completeStatsRequest, parseStatsOptions, parseStatsRequest, type StatsR
 import { isStatsDays, isStatsMetric } from '../src/stats-options.js';
 import { isStatsScope } from '../src/stats-options.js';
 import { showStats, type StatsDeps } from '../src/stats/show-stats.js';
+import { embedGoalsFor } from '../src/goals/goal-embed.js';
 import { withUserKeyRead } from '../src/stats/resolve-key.js';
 import type { StatsReply } from '../src/stats/stats-reply.js';
 
@@ -118,15 +119,17 @@ function statsReply(
 	publicFor: ServerSettings | null,
 ): Promise<StatsReply> {
 	const isPublic = publicFor !== null;
+	const target = { scope: request.scope, userId, guildId: interaction.guildId };
 	return showStats(
 		ctx,
-		{ scope: request.scope, userId, guildId: interaction.guildId },
+		target,
 		{
 			days: request.days,
 			metric: request.metric,
 			locale: publicFor ? publicLocale(interaction, publicFor) : privateLocale(interaction),
 			sharedBy: isPublic ? userId : null,
 		},
+		embedGoalsFor(ctx, target),
 	);
 }
 

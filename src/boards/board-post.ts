@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { translator, type Locale } from '../i18n/index.js';
 import type { ChannelMessage } from '../message.js';
 import { buildServerReport, type StatsDeps } from '../stats/show-stats.js';
+import { embedGoalsFor } from '../goals/goal-embed.js';
 import type { BoardRecord } from './board-record.js';
 
 /** What a board's message shows, and the hash that says whether an edit would change anything. */
@@ -22,11 +23,12 @@ export async function buildBoardPost(
 	record: Pick<BoardRecord, 'guildId' | 'days' | 'metric'>,
 	options: { locale: Locale; everyMinutes: number },
 ): Promise<BoardPost> {
-	const reply = await buildServerReport(deps, record.guildId, {
-		days: record.days,
-		metric: record.metric,
-		locale: options.locale,
-	});
+	const reply = await buildServerReport(
+		deps,
+		record.guildId,
+		{ days: record.days, metric: record.metric, locale: options.locale },
+		embedGoalsFor(deps, { scope: 'server', userId: '', guildId: record.guildId }),
+	);
 	const t = translator(options.locale);
 	const message: ChannelMessage = {
 		content: t('watch.board.post', { minutes: options.everyMinutes }),

@@ -5,6 +5,8 @@ import { isWeekday, type Weekday } from '../reports/report-record.js';
 import { isKnownTimeZone } from '../reports/schedule.js';
 import type { CoreContext } from '../core/core-context.js';
 import { DIGEST_SCHEMA_VERSION, type DigestRecord } from './digest-record.js';
+import { spreadOffset } from '../core/spread-job.js';
+import { DIGEST_CHECK_MS, DIGEST_SPREAD_MS } from './digest-job.js';
 import { nextDigestAt } from './digest-schedule.js';
 import { digestStoreOf } from './digest-store.js';
 
@@ -32,8 +34,17 @@ export interface DigestInput {
 export interface DigestStatus {
 	/** Null when the member never turned a digest on. */
 	record: DigestRecord | null;
-	/** Epoch ms of the next digest; null while off. */
+	/** Epoch ms the next digest falls due (the top of its hour); null while off. See digestArrival. */
 	nextAt: number | null;
+}
+
+/**
+ * When a digest due at `dueAt` reaches the member, epoch ms: the digest job holds each member's back by a fixed part
+ * of the hour (a hash of their id) and looks every DIGEST_CHECK_MS, so from that moment to one check later.
+ */
+export function digestArrival(record: Pick<DigestRecord, 'userId'>, dueAt: number): { from: number; to: number } {
+	const from = dueAt + spreadOffset(record.userId, DIGEST_SPREAD_MS);
+	return { from, to: from + DIGEST_CHECK_MS };
 }
 
 /**

@@ -225,6 +225,15 @@ const ENGLISH_METRIC_TEXTS = {
 	},
 } as const;
 
+/**
+ * Whether a server is named like its account (case and spacing aside): the chart then names it once, as "Pixel
+ * Community · server account" rather than "Pixel Community · server Pixel Community".
+ */
+export function isSameName(account: string, server: string): boolean {
+	const normalized = (name: string) => name.replace(/\s+/gu, ' ').trim().toLocaleLowerCase('en-US');
+	return normalized(account) === normalized(server);
+}
+
 /** The English chart texts: the fallback language and the reference the translations follow. */
 export function englishChartLabels(options: {
 	metric: StatsMetric;
@@ -237,7 +246,12 @@ export function englishChartLabels(options: {
 }): ChartLabels {
 	const account = truncate(options.accountName.trim() || 'Unnamed account', ACCOUNT_NAME_MAX);
 	const server = options.serverName ? truncate(options.serverName.trim(), SERVER_NAME_MAX) : '';
-	const owner = server && codePointLength(server) > 0 ? `${account} (server ${server})` : account;
+	let owner = account;
+	if (server && codePointLength(server) > 0) {
+		owner = isSameName(options.accountName, options.serverName ?? '')
+			? `${account} (server account)`
+			: `${account} (server ${server})`;
+	}
 	return {
 		title: `${owner} · ${formatUtcRange(options.from, options.to, 'en-US')}`,
 		...ENGLISH_METRIC_TEXTS[options.metric],

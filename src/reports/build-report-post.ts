@@ -5,6 +5,7 @@ import { UserFacingError } from '../errors.js';
 import { serverLanguage } from '../settings/language.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import { showStats, type StatsDeps } from '../stats/show-stats.js';
+import { embedGoalsFor } from '../goals/goal-embed.js';
 import type { APIEmbed } from 'discord.js';
 import { reportDays, type PauseReason, type ReportRecord } from './report-record.js';
 
@@ -33,10 +34,12 @@ export function reportLocale(record: Pick<ReportRecord, 'guildLocale'>): Locale 
  * be swapped without touching the scheduler or the command.
  */
 async function serverStats(ctx: StatsDeps, record: ReportRecord, locale: Locale) {
+	const target = { scope: 'server', userId: record.createdBy, guildId: record.guildId } as const;
 	return showStats(
 		ctx,
-		{ scope: 'server', userId: record.createdBy, guildId: record.guildId },
+		target,
 		{ scope: 'server', days: reportDays(record.every), locale },
+		embedGoalsFor(ctx, target),
 	);
 }
 

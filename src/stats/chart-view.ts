@@ -3,7 +3,7 @@ import { ObjectViewMemo } from '../object-view-memo.js';
 import { AVERAGE_LEAD_IN_DAYS, buildChartSeries } from '../history/chart-series.js';
 import { translator, type Locale, type Translate } from '../i18n/index.js';
 import type { ChartRenderer } from '../render/chart-renderer.js';
-import type { ChartInput, ChartLabels } from '../render/chart.js';
+import { isSameName, type ChartInput, type ChartLabels } from '../render/chart.js';
 import type { ChartPoint } from '../history/chart-series.js';
 import { renderChartSafely, type ChartLogger } from '../render/draw-chart.js';
 import { formatUtcDate, formatUtcDateRange, truncate } from '../render/format.js';
@@ -134,7 +134,11 @@ export function chartLabels(t: Translate, view: ChartView, from: string): ChartL
 	const account = view.accountName?.trim()
 		? truncate(view.accountName.replace(/\s+/gu, ' ').trim(), ACCOUNT_NAME_MAX)
 		: t('embed.titleNoAccount');
-	const server = view.serverName?.trim() ? truncate(view.serverName.trim(), SERVER_NAME_MAX) : null;
+	// A server named like its account is named once.
+	const server =
+		view.serverName?.trim() && !isSameName(view.accountName ?? '', view.serverName)
+			? truncate(view.serverName.trim(), SERVER_NAME_MAX)
+			: null;
 	let title = account;
 	if (view.scope === 'server') {
 		title = server ? t('chart.subjectServer', { account, server }) : t('chart.subjectServerUnnamed', { account });

@@ -4,7 +4,7 @@ import type { StatsTarget } from './request.js';
 import type { StatsDays, StatsMetric } from '../stats-options.js';
 import type { StatsScope } from '../stats-options.js';
 import { fetchStatsFor, type FetchDeps } from './resolve-key.js';
-import { goalsForTarget } from '../goals/goal-store.js';
+import type { EmbedGoals } from '../render/goal-fields.js';
 import { buildStatsReply, type StatsReply, type StatsReplyDeps, type StatsView } from './stats-reply.js';
 
 /**
@@ -15,15 +15,16 @@ export type StatsDeps = FetchDeps & StatsReplyDeps & { guildApi?: Pick<GuildApi,
 
 /**
  * The stats use case: whose figures (target) and what view in, the reply model out. `/stats`, Share and
- * reports all go through here, so they show the same figures.
+ * reports all go through here, so they show the same figures. The goals shown are the caller's to read (goals sit
+ * above stats); a promise of them is read while the stats are fetched.
  */
 export async function showStats(
 	ctx: StatsDeps,
 	target: StatsTarget,
-	view: Omit<StatsView, 'scope'> & { scope?: StatsScope },
+	view: Omit<StatsView, 'scope' | 'goals'> & { scope?: StatsScope },
+	goals: EmbedGoals | Promise<EmbedGoals>,
 ): Promise<StatsReply> {
 	const serverName = serverNameFor(ctx, target, view.serverName);
-	const goals = goalsForTarget(ctx, target);
 	const result = await fetchStatsFor(ctx, target);
 	// The target decides the scope; a view's own scope (older callers pass one) cannot contradict it.
 	return buildStatsReply(ctx, result, {
@@ -53,6 +54,7 @@ export function buildServerReport(
 	ctx: StatsDeps,
 	guildId: string,
 	options: { days: StatsDays; locale: Locale; metric?: StatsMetric; serverName?: string | null; now?: number },
+	goals: EmbedGoals | Promise<EmbedGoals>,
 ): Promise<StatsReply> {
 	return showStats(
 		ctx,
@@ -64,5 +66,6 @@ export function buildServerReport(
 			serverName: options.serverName,
 			now: options.now,
 		},
+		goals,
 	);
 }

@@ -11,8 +11,7 @@ import { historyWithSnapshot, type HistoryDeps } from './account-history.js';
 import { renderStatsChart, type ChartDeps } from './chart-view.js';
 import type { StatsRequest } from './request.js';
 import type { StatsMetric } from '../stats-options.js';
-import { withGoalFields } from '../goals/goal-embed.js';
-import type { Goal } from '../goals/goal-record.js';
+import { NO_GOALS, withGoalFields, type EmbedGoals } from '../render/goal-fields.js';
 
 /** The reply model of a stats request: an embed and, when a chart could be drawn, its PNG. */
 export interface StatsReply {
@@ -31,8 +30,11 @@ export interface StatsView extends Omit<StatsRequest, 'metric'> {
 	serverName?: string | null;
 	/** The bot's clock, epoch ms (tests inject it); decides which UTC day is today. */
 	now?: number;
-	/** The goals set on the target (the member for scope:me, the server for scope:server): one field each. */
-	goals?: readonly Goal[];
+	/**
+	 * The goals set on the target (the member for scope:me, the server for scope:server), one field each; handed
+	 * down by the caller, as goals sit above stats.
+	 */
+	goals?: EmbedGoals;
 }
 
 /** The history a snapshot is folded into, the renderer that draws the chart, and the bot's clock (default Date.now). */
@@ -59,7 +61,7 @@ export async function buildStatsReply(ctx: StatsReplyDeps, result: StatsResult, 
 		notes: chart.notes,
 		sharedBy: view.sharedBy ?? null,
 		now,
-		goals: view.goals ?? [],
+		goals: view.goals ?? NO_GOALS,
 	});
 	const files =
 		chart.png && chart.fileName ? [{ name: chart.fileName, data: chart.png, contentType: 'image/png' }] : [];
@@ -79,7 +81,7 @@ function embedFor(
 	result: StatsResult,
 	record: HistoryRecord | null,
 	today: string,
-	{ goals, ...options }: Omit<StatsEmbedOptions, 'comparisons'> & { goals: readonly Goal[] },
+	{ goals, ...options }: Omit<StatsEmbedOptions, 'comparisons'> & { goals: EmbedGoals },
 ): APIEmbed {
 	const build = () =>
 		withGoalFields(
@@ -98,7 +100,7 @@ function embedFor(
 		options.chartFileName,
 		options.notes,
 		options.sharedBy,
-		goals.map((goal) => [goal.metric, goal.period, goal.target]),
+		goals.key,
 	]);
 	return bySnapshot.get(record, view, build);
 }

@@ -9,6 +9,7 @@ interface JsonOption {
 	description: string;
 	description_localizations?: Record<string, string>;
 	choices?: { name: string; name_localizations?: Record<string, string>; value: unknown }[];
+	channel_types?: number[];
 	options?: JsonOption[];
 }
 
@@ -54,6 +55,11 @@ describe('command definitions as registered', () => {
 				}
 			}
 		}
+	});
+
+	it('/statchannel add offers voice channels and categories only, as its description and refusal say', () => {
+		const channel = everyDescribed().find(({ path }) => path === '/statchannel add channel')?.node as JsonOption;
+		assert.deepEqual(channel.channel_types, [2, 4], 'voice, category; no stage (13)');
 	});
 
 	it('names stay the fixed English ones', () => {

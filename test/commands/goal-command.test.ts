@@ -1,7 +1,10 @@
 // /goal end to end, and the goals in /stats: the real bot, the Discord stand-in and the bundled stats service.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { buildBoardPost } from '../../src/boards/board-post.js';
 import { LOCALES } from '../../src/i18n/index.js';
+import { buildReportPost } from '../../src/reports/build-report-post.js';
+import { REPORT_SCHEMA_VERSION } from '../../src/reports/report-record.js';
 import { embedTextLength, EMBED_LIMITS } from '../../src/render/embed-limits.js';
 import { ADMIN_PERMISSIONS, createAccount, linkViaModal, startHarness, type Harness } from '../app/harness.js';
 
@@ -103,6 +106,34 @@ describe('/goal and the goal fields of /stats', () => {
 		assert.match(jaGoals[2]!.value, /· 予測は \d{4}年\d{1,2}月\d{1,2}日 から$/u);
 		// The same figures, only the words differ.
 		assert.equal(jaGoals[0]!.value.split(' · ')[0], goals[0]!.value.split(' · ')[0]);
+	});
+
+	it("a report and a board of the server show the server's goals, as /stats does", async () => {
+		const stats = (await run('stats', undefined, [{ name: 'scope', type: 3, value: 'server' }]))
+			.embeds[0] as unknown as Embed;
+		const goalNames = (fields: readonly { name: string }[] = []) =>
+			fields.map((field) => field.name).filter((name) => name.startsWith('Goal: '));
+		assert.equal(goalNames(stats.fields).length, 4);
+		const report = await buildReportPost(h.bot.ctx, {
+			v: REPORT_SCHEMA_VERSION,
+			guildId: guild().id,
+			channelId: guild().defaultChannelId,
+			every: 'weekly',
+			hour: 9,
+			timezone: 'UTC',
+			weekday: 'mon',
+			createdBy: ADMIN,
+			since: 0,
+			guildLocale: 'en-US',
+			paused: null,
+		});
+		assert.deepEqual(goalNames(report.embeds[0]?.fields), goalNames(stats.fields));
+		const board = await buildBoardPost(
+			h.bot.ctx,
+			{ guildId: guild().id, days: 30, metric: 'sends' },
+			{ locale: 'en-US', everyMinutes: 10 },
+		);
+		assert.deepEqual(goalNames(board.message.embeds?.[0]?.fields), goalNames(stats.fields));
 	});
 
 	it('with four goals the embed stays within Discord limits in every language', async () => {

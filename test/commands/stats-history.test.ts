@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { addDays, utcDateOf } from '../../src/history/utc-days.js';
 import { historyAccountId } from '../../src/history/account-id.js';
 import { buildServerReport } from '../../src/stats/show-stats.js';
+import { embedGoalsFor } from '../../src/goals/goal-embed.js';
 import {
 	createAccount,
 	EPHEMERAL,
@@ -258,7 +259,12 @@ describe('/stats and /export from the history the bot keeps', () => {
 				.finalMessage();
 		// What a scheduled report posts: built without an interaction, in the language it is given.
 		const chartsBefore = quickchart.charts.length;
-		const report = await buildServerReport(h.bot.ctx, guildId, { days: 7, locale: 'de' });
+		const report = await buildServerReport(
+			h.bot.ctx,
+			guildId,
+			{ days: 7, locale: 'de' },
+			embedGoalsFor(h.bot.ctx, { scope: 'server', userId: '', guildId }),
+		);
 		const reportEmbed = report.embeds[0]!;
 		assert.match(reportEmbed.description ?? '', /^Konto des Servers: \*\*Bob\\_Ads\*\*/u);
 		assert.doesNotMatch(reportEmbed.description ?? '', /Geteilt von/u);

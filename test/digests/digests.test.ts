@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { execute, onAutocomplete } from '../../commands/digest.js';
 import type { AutocompleteInteraction } from '../../src/discord/interaction.js';
 import type { BotContext } from '../../src/discord/context.js';
-import { setDigest, showDigest } from '../../src/digests/digest-actions.js';
+import { digestArrival, setDigest, showDigest } from '../../src/digests/digest-actions.js';
 import { digestStoreOf } from '../../src/digests/digest-store.js';
 import { digestRunner } from '../../src/digests/digest-context.js';
 import { DIGEST_CHECK_MS, DIGEST_SPREAD_MS } from '../../src/digests/digest-job.js';
@@ -164,7 +164,7 @@ describe('weekly digests', () => {
 		await execute(on, env.ctx as unknown as BotContext);
 		assert.match(
 			on.texts.at(-1)!,
-			/Your weekly digest is on: every Monday at 09:00 \(UTC\)\. The next one comes <t:\d+:F>/,
+			/Your weekly digest is on: every Monday at 09:00 \(UTC\)\. The next one comes between <t:\d+:F> and <t:\d+:t> as a direct message\./,
 		);
 		assert.equal((await digestStoreOf(env.ctx).get(MEMBER))?.stopped, null);
 	});
@@ -204,6 +204,32 @@ describe('weekly digests', () => {
 		const sentAt = (await digestStoreOf(env.ctx).get(MEMBER))?.lastSentAt ?? 0;
 		assert.equal(new Date(sentAt).getUTCHours(), 9);
 		assert.equal(sentAt - at('2027-05-03T09:00:00Z') < DIGEST_SPREAD_MS + DIGEST_CHECK_MS, true);
+		const arrival = digestArrival({ userId: MEMBER }, at('2027-05-03T09:00:00Z'));
+		assert.ok(arrival.from <= sentAt && sentAt <= arrival.to, 'within the stretch the reply announced');
+	});
+
+	test('/digest on and show say the minutes the next one arrives in, not the top of the hour', async () => {
+		await fresh();
+		clock.set(at('2027-03-21T12:00:00Z'));
+		const seconds = (ms: number) => Math.floor(ms / 1000);
+		const { from, to } = digestArrival({ userId: MEMBER }, at('2027-03-22T09:00:00Z'));
+		assert.ok(from > at('2027-03-22T09:00:00Z') && to - from === DIGEST_CHECK_MS, 'the member waits their part');
+		const on = digestCommand({ subcommand: 'on', strings: { timezone: 'UTC' }, hour: 9 });
+		await execute(on, env.ctx as unknown as BotContext);
+		assert.match(
+			on.texts.at(-1)!,
+			new RegExp(`The next one comes between <t:${seconds(from)}:F> and <t:${seconds(to)}:t> as a direct message\\.`),
+		);
+		const show = digestCommand({ subcommand: 'show', locale: 'de' });
+		await execute(show, env.ctx as unknown as BotContext);
+		assert.match(
+			show.texts.at(-1)!,
+			new RegExp(`Nächste: zwischen <t:${seconds(from)}:F> und <t:${seconds(to)}:t>\\.`),
+		);
+		// The digest job sends it inside that stretch.
+		const sent = sentTimes(await env.checkEvery5Minutes(at('2027-03-22T09:00:00Z'), at('2027-03-22T10:00:00Z')));
+		assert.equal(sent.length, 1);
+		assert.ok(from <= sent[0]! && sent[0]! <= to, new Date(sent[0]!).toISOString());
 	});
 
 	test('/digest on offers IANA time zones as the member types', async () => {

@@ -180,6 +180,14 @@ test('englishChartLabels names the account, the server for scope:server, and the
 	assert.equal(server.yAxis, 'Joins');
 	assert.equal(server.average, '7-day average');
 	assert.equal(server.partialToday, 'Today so far (partial)');
+	const sameName = englishChartLabels({
+		metric: 'sends',
+		accountName: 'Pixel Community',
+		serverName: ' pixel community',
+		from: '2026-11-23',
+		to: '2026-11-23',
+	});
+	assert.equal(sameName.title, 'Pixel Community (server account) · Nov 23, 2026 (UTC)', 'the name said once');
 	const oneDay = englishChartLabels({ metric: 'sends', accountName: '  ', from: '2026-11-23', to: '2026-11-23' });
 	assert.equal(oneDay.title, 'Unnamed account · Nov 23, 2026 (UTC)');
 	const long = englishChartLabels({

@@ -89,6 +89,17 @@ test('joins and conversion per day once yesterday and today were sampled', () =>
 	);
 });
 
+test('a scope:server chart names the server beside the account, and a server named like its account once', () => {
+	const history = record(snapshotOn(TODAY, 100));
+	const titleFor = (accountName: string, serverName: string, locale: ChartView['locale'] = 'en-US') =>
+		chartInputOf(history, view({ scope: 'server', accountName, serverName, locale })).input?.labels.title;
+	assert.equal(titleFor('Acme', 'My Guild'), 'Acme · server My Guild');
+	assert.equal(titleFor('Pixel Community', 'Pixel Community'), 'Pixel Community · server account');
+	assert.equal(titleFor('Pixel  Community', ' pixel community '), 'Pixel Community · server account');
+	assert.equal(titleFor('Pixel Community', 'PIXEL COMMUNITY', 'de'), 'Pixel Community · Konto des Servers');
+	assert.equal(titleFor('Pixel Community', 'Pixel Community 2'), 'Pixel Community · server Pixel Community 2');
+});
+
 test('no figure at all: no chart, a note instead', () => {
 	const empty: HistoryRecord = { v: 1, updatedAt: NOON, days: {} };
 	assert.deepEqual(chartInputOf(empty, view()), { input: null, notes: ['No daily figures to chart yet.'] });

@@ -107,9 +107,11 @@ describe('stat channel actions', () => {
 	});
 
 	it('refuses a channel of the wrong kind and a figure it does not know', async () => {
-		for (const channel of [{ id: TEXT, type: 0 }, { id: TEXT, type: 5 }, { id: '', type: 2 }, null]) {
+		const stage = { id: voiceChannel(9), type: 13 };
+		for (const channel of [{ id: TEXT, type: 0 }, { id: TEXT, type: 5 }, stage, { id: '', type: 2 }, null]) {
 			const refused = await refusal(addStatChannel(env.actions, actorWith(), GUILD, input({ channel })));
 			assert.equal(refused.key, 'watch.statChannel.wrongType', JSON.stringify(channel));
+			assert.equal(refused.text, 'A stat channel must be a voice channel or a category.');
 		}
 		const figure = await refusal(addStatChannel(env.actions, actorWith(), GUILD, input({ figure: 'sends-ever' })));
 		assert.equal(figure.key, 'watch.statChannel.invalidFigure');

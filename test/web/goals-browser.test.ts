@@ -125,7 +125,7 @@ if (missing) {
 			assert.ok(chart.painted > 1000, `the goal chart is drawn (${chart.painted} pixels)`);
 
 			const row = await page.$$eval('table.goals-table tbody tr:first-child td', (cells) =>
-				cells.map((c) => c.textContent),
+				cells.map((c) => (c as unknown as { innerText: string }).innerText),
 			);
 			const count = (value: number) => Math.round(value).toLocaleString('en-US');
 			assert.deepEqual(row, [

@@ -97,8 +97,8 @@ export function goalsSection(goals: readonly GoalFigures[], t: Translate, locale
 					<th scope="col">${t('web.goals.progress')}</th>
 					<th scope="col">${t('web.goals.target')}</th>
 					<th scope="col">${t('web.goals.forecast')}</th>
-					<th scope="col">${t('web.goals.low')}</th>
-					<th scope="col">${t('web.goals.high')}</th>
+					<th scope="col" class="band-column">${t('web.goals.low')}</th>
+					<th scope="col" class="band-column">${t('web.goals.high')}</th>
 				</tr>
 			</thead>
 			<tbody>
@@ -108,12 +108,22 @@ export function goalsSection(goals: readonly GoalFigures[], t: Translate, locale
 							<th scope="row">${describeGoalName(t, goal)}</th>
 							<td>${count(goal.progress)}</td>
 							<td>${count(goal.target)}</td>
-							<td>${goal.forecast ? count(goal.forecast.expected) : '—'}</td>
-							<td>${goal.forecast ? count(goal.forecast.low) : '—'}</td>
-							<td>${goal.forecast ? count(goal.forecast.high) : '—'}</td>
+							${forecastCell(goal, count)}
+							<td class="band-column">${goal.forecast ? count(goal.forecast.low) : '—'}</td>
+							<td class="band-column">${goal.forecast ? count(goal.forecast.high) : '—'}</td>
 						</tr>`,
 				)}
 			</tbody>
 		</table>
 	</section>`;
+}
+
+/**
+ * The forecast, and its band beside it for a phone: there the table drops its low and high columns, which would
+ * make it wider than the screen in German, and the band stands under the forecast as the embed words it.
+ */
+function forecastCell(goal: GoalFigures, count: (value: number) => string): SafeHtml {
+	if (!goal.forecast) return html`<td>—</td>`;
+	const { expected, low, high } = goal.forecast;
+	return html`<td>${count(expected)}<span class="band-stacked"> (${count(low)}–${count(high)})</span></td>`;
 }
