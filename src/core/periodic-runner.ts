@@ -222,8 +222,7 @@ interface Run {
  * served.
  */
 export function createPeriodicRunner<T>(job: PeriodicJob<T>, clock: Clock): PeriodicRunner {
-	const { name, everyMs, spread } = job;
-	const { log } = job;
+	const { name, everyMs, spread, log } = job;
 	if (!(everyMs > 0)) throw new RangeError(`${name}: everyMs must be above 0`);
 	const concurrency = spread ? Math.max(1, spread.concurrency ?? 4) : 1;
 	// A job without spread lists its one item once.
