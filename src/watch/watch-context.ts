@@ -3,7 +3,7 @@ import type { GuildApi } from '../guild-api.js';
 import type { HistoryStore } from '../history/history-store.js';
 import { type FacingMessage } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
-import { createPeriodicRunner, startAll, type Clock } from '../core/periodic-runner.js';
+import { createPeriodicRunner, startAll, type Clock, type PeriodicJob } from '../core/periodic-runner.js';
 import { auditPause } from '../core/pause-to-audit.js';
 import { postAudit, auditTime } from '../settings/audit.js';
 import { serverLocale } from '../settings/language.js';
@@ -17,6 +17,7 @@ import { storeSchemeOf } from '../store-url.js';
 import { alertJob, type AlertDeps } from './alert-job.js';
 import { buildAlertPost, describeWatchPause } from './describe.js';
 import { statChannelJob, type StatChannelDeps } from './stat-channel-job.js';
+import type { StatChannelRecord } from './watch-record.js';
 import { createWatchStore, type WatchStore } from './watch-store.js';
 import { goalStoreOf } from '../goals/goal-store.js';
 
@@ -111,7 +112,10 @@ export interface Watchers {
 }
 
 /** The stat channel refresh and the alert checks; every process may run them: claims make each round run once. */
-export function watchJobs(ctx: WatchContext, clock: Clock) {
+export function watchJobs(
+	ctx: WatchContext,
+	clock: Clock,
+): readonly [PeriodicJob<StatChannelRecord>, PeriodicJob<string>] {
 	return [
 		statChannelJob({
 			deps: statChannelDeps(ctx, clock.now),
@@ -124,7 +128,7 @@ export function watchJobs(ctx: WatchContext, clock: Clock) {
 			setTimer: clock.setTimer,
 			perMinute: ctx.config.historySamplePerMinute,
 		}),
-	] as const;
+	];
 }
 
 /** The watch jobs on their own, without the other background jobs (a watch-only process, as the tests run). */
