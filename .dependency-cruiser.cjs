@@ -4,7 +4,7 @@
  * the reverse. docs/architecture.md draws the same stack.
  */
 
-const CORE_RUNTIME_FILES = '(actor|periodic-runner|spread-job|claims|record-store)\\.ts$';
+const CORE_RUNTIME_FILES = '(actor|periodic-runner|claims|record-store)\\.ts$';
 const CORE_RUNTIME = `^src/core/${CORE_RUNTIME_FILES}`;
 
 /** Lowest first. A layer may import itself and the layers before it, never one after it. */

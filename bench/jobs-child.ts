@@ -5,7 +5,7 @@
 // tiny real PNG, so each edit uploads a file as a real board's does). Used by `npm run bench -- jobs` and by
 // test/periodic/rest-budget-processes.test.ts (without boards). Arguments: one JSON object (JobsChildOptions).
 import { Routes } from 'discord.js';
-import { BOARD_JOB, createBoardJob } from '../src/boards/board-context.js';
+import { BOARD_JOB, boardJob } from '../src/boards/board-job.js';
 import { boardPostHash } from '../src/boards/board-post.js';
 import { createBoardStore } from '../src/boards/board-store.js';
 import type { ChannelMessage } from '../src/message.js';
@@ -13,13 +13,11 @@ import { botGuildApi, createBotRest, createInteractionRest } from '../src/discor
 import { openRestBudget } from '../src/discord/rest-budget.js';
 import { createLogger } from '../src/logger.js';
 import { restBudgetMetrics } from '../src/metrics/rest-budget-metrics.js';
-import { jobLateness } from '../src/core/spread-job.js';
-import { openCoordinator } from '../src/store/coordination.js';
-import { claimLock } from '../src/store/locks.js';
+import { createPeriodicRunner, jobLateness, realClock } from '../src/core/periodic-runner.js';
+import { claimLock, claimOnce, openCoordinator } from '../src/core/claims.js';
 import { openStores } from '../src/store/open-stores.js';
-import { createStatChannelWatcher, STAT_CHANNEL_JOB } from '../src/watch/stat-channels.js';
+import { statChannelJob, STAT_CHANNEL_JOB } from '../src/watch/stat-channel-job.js';
 import { createWatchStore } from '../src/watch/watch-store.js';
-import { realClock } from '../src/core/periodic-runner.js';
 import type { StatsSnapshot } from '../src/stats-api/snapshot.js';
 import { snapshotOf } from '../test/watch/support.js';
 
@@ -74,23 +72,25 @@ const snapshot = (): StatsSnapshot =>
 	});
 
 const log = createLogger('silent');
-const watcher = createStatChannelWatcher({
-	deps: {
-		watch: createWatchStore(stores, claimLock(coordinator)),
-		fetchServerSnapshot: async () => snapshot(),
-		language: async () => 'en-US',
-		renameChannel: async (channelId, name) => {
-			await guildApi.renameChannel(channelId, name);
-			await send({ renamed: { channelId, at: Date.now() } });
+const watcher = createPeriodicRunner(
+	statChannelJob({
+		deps: {
+			watch: createWatchStore(stores, claimLock(coordinator)),
+			fetchServerSnapshot: async () => snapshot(),
+			language: async () => 'en-US',
+			renameChannel: async (channelId, name) => {
+				await guildApi.renameChannel(channelId, name);
+				await send({ renamed: { channelId, at: Date.now() } });
+			},
+			onPause: async () => undefined,
+			now: realClock.now,
+			log,
 		},
-		onPause: async () => undefined,
-		now: realClock.now,
-		log,
-	},
-	claimOnce: async (key, ttlMs) => (await coordinator.claim(key, Math.ceil(ttlMs))).claimed,
-	everyMs: options.everyMinutes * 60_000,
-	setTimer: realClock.setTimer,
-});
+		claimOnce: claimOnce(coordinator),
+		everyMs: options.everyMinutes * 60_000,
+	}),
+	realClock,
+);
 
 // A 1×1 PNG: a real image for the stand-in to read, at no rendering cost to the processes under test.
 const BOARD_CHART = Buffer.from(
@@ -110,31 +110,33 @@ const boardMessage = (): ChannelMessage => ({
 });
 const boards =
 	options.boards &&
-	createBoardJob(
-		{
-			boards: createBoardStore(stores, claimLock(coordinator)),
-			buildPost: async () => {
-				const message = boardMessage();
-				return { message, hash: boardPostHash(message) };
-			},
-			guildApi: {
-				createMessage: async (channelId, message, createOptions) => {
-					const id = await guildApi.createMessage(channelId, message, createOptions);
-					await send({ board: 'posted' });
-					return id;
+	createPeriodicRunner(
+		boardJob(
+			{
+				boards: createBoardStore(stores, claimLock(coordinator)),
+				buildPost: async () => {
+					const message = boardMessage();
+					return { message, hash: boardPostHash(message) };
 				},
-				editMessage: async (channelId, messageId, message) => {
-					await guildApi.editMessage(channelId, messageId, message);
-					await send({ board: 'edited' });
+				guildApi: {
+					createMessage: async (channelId, message, createOptions) => {
+						const id = await guildApi.createMessage(channelId, message, createOptions);
+						await send({ board: 'posted' });
+						return id;
+					},
+					editMessage: async (channelId, messageId, message) => {
+						await guildApi.editMessage(channelId, messageId, message);
+						await send({ board: 'edited' });
+					},
+					messageState: async (channelId, messageId) => guildApi.messageState(channelId, messageId),
 				},
-				messageState: async (channelId, messageId) => guildApi.messageState(channelId, messageId),
+				claim: async (key, ttlMs) => coordinator.claim(key, Math.ceil(ttlMs)),
+				onPause: async () => undefined,
+				now: realClock.now,
+				log,
 			},
-			claim: async (key, ttlMs) => coordinator.claim(key, Math.ceil(ttlMs)),
-			onPause: async () => undefined,
-			now: realClock.now,
-			log,
-		},
-		options.boards.everyMinutes * 60_000,
+			options.boards.everyMinutes * 60_000,
+		),
 		realClock,
 	);
 

@@ -2,8 +2,7 @@
 // refresh after a send edits that same message (the chart replaced), /board list shows it live, and /board
 // remove leaves the server without boards for the next pass. scripts/demo.ts calls playBoardFlow in each pass.
 import type { DiscordSandbox, SandboxMessage } from '../../sandbox/index.js';
-import { boardDeps } from '../../src/boards/board-context.js';
-import { refreshBoard } from '../../src/boards/board-refresh.js';
+import { boardDeps, refreshBoard } from '../../src/boards/board-job.js';
 import { boardStoreOf } from '../../src/boards/board-store.js';
 import type { BotContext } from '../../src/discord/context.js';
 

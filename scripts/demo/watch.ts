@@ -4,7 +4,7 @@
 import type { DiscordSandbox, SandboxMessage } from '../../sandbox/index.js';
 import type { BotContext } from '../../src/discord/context.js';
 import { alertDeps, watchStoreOf } from '../../src/watch/watch-context.js';
-import { checkServerAlerts } from '../../src/watch/alerts.js';
+import { checkServerAlerts } from '../../src/watch/alert-job.js';
 
 export interface WatchDemo {
 	ctx: BotContext;

@@ -3,18 +3,19 @@ import { postReport } from '../reports/post-due-report.js';
 import { buildReportPost } from '../reports/build-report-post.js';
 import type { GuildApi } from '../guild-api.js';
 import { createReportStore } from '../reports/report-store.js';
-import { createReportScheduler } from '../reports/scheduler.js';
-import { translator } from '../i18n/index.js';
-import { auditTime, postAudit } from '../settings/audit.js';
-import { serverLanguage } from '../settings/language.js';
+import { reportJob } from '../reports/report-job.js';
+import { auditTime } from '../settings/audit.js';
 import { describePause } from '../reports/describe-pause.js';
 import { type ReportPause, type ReportRecord } from '../reports/report-record.js';
 import { listLinkedKeys } from '../links/list-linked-keys.js';
-import { createHistorySampler, type HistorySampler } from '../history/sampler.js';
-import { watchRunners } from '../watch/watch-context.js';
-import { boardRunner } from '../boards/board-context.js';
-import { digestRunner } from '../digests/digest-context.js';
-import { realClock, startAll, type Clock } from '../core/periodic-runner.js';
+import { samplerJob } from '../history/sampler.js';
+import { watchJobs } from '../watch/watch-context.js';
+import { boardDeps, boardJob } from '../boards/board-job.js';
+import { digestJobDeps } from '../digests/digest-context.js';
+import { digestJob } from '../digests/digest-job.js';
+import { createPeriodicRunner, realClock, startAll, type Clock, type PeriodicRunner } from '../core/periodic-runner.js';
+import { claimOnce } from '../core/claims.js';
+import { auditPause } from '../core/pause-to-audit.js';
 import { withRestJob } from '../rest-job.js';
 
 export interface BackgroundJobs {
@@ -34,9 +35,9 @@ export function startBackgroundJobs(
 ): BackgroundJobs {
 	const clock = options.clock ?? realClock;
 	const reports = createReportStore(ctx.stores);
-	const scheduler = createReportScheduler({
+	const reportScan = reportJob({
 		reports,
-		claimOnce: async (key, ttlMs) => (await ctx.coordinator.claim(key, ttlMs)).claimed,
+		claimOnce: claimOnce(ctx.coordinator),
 		post: async (record, _dueAt, slot) => {
 			// Labelled in the REST budget's metrics; a report's time is the member's choice, so it is not spread.
 			const outcome = await withRestJob('reports', async () =>
@@ -52,37 +53,39 @@ export function startBackgroundJobs(
 					slot,
 				),
 			);
-			if (typeof outcome === 'object') await auditPause(ctx, record, outcome.paused);
+			if (typeof outcome === 'object') await auditReportPause(ctx, record, outcome.paused);
 		},
 		now: clock.now,
-		setTimer: clock.setTimer,
 		log: ctx.log,
 		rescanMs: options.rescanMs,
 	});
+	const runners = [createPeriodicRunner(reportScan, clock)];
 	const sampler = historySampler(ctx, clock);
-	const watchers =
-		options.watch === false ? [] : [...watchRunners(ctx, clock), boardRunner(ctx, clock), digestRunner(ctx, clock)];
-	return startAll([scheduler, ...(sampler ? [sampler] : []), ...watchers]);
+	if (sampler) runners.push(sampler);
+	if (options.watch !== false) {
+		const [statChannels, alerts] = watchJobs(ctx, clock);
+		runners.push(
+			createPeriodicRunner(statChannels, clock),
+			createPeriodicRunner(alerts, clock),
+			createPeriodicRunner(boardJob(boardDeps(ctx, clock.now), ctx.config.boardMinutes * 60_000), clock),
+			createPeriodicRunner(digestJob(digestJobDeps(ctx, clock.now)), clock),
+		);
+	}
+	return startAll(runners);
 }
 
 /** Tells the server's audit channel, in the server's language, that a report stopped and why. */
-async function auditPause(ctx: BotContext, record: ReportRecord, pause: ReportPause): Promise<void> {
-	const settings = await ctx.settings.get(record.guildId).catch(() => null);
-	if (settings === null) return;
-	const locale = serverLanguage(settings, record.guildLocale);
-	const reason = describePause(translator(locale), pause);
-	await postAudit(
-		ctx,
-		record.guildId,
-		{ key: 'audit.reportPaused', vars: { channelId: record.channelId, when: auditTime(pause.at), reason } },
-		{ settings, guildLocale: record.guildLocale },
-	);
+async function auditReportPause(ctx: BotContext, record: ReportRecord, pause: ReportPause): Promise<void> {
+	await auditPause(ctx, record, (t) => ({
+		key: 'audit.reportPaused',
+		vars: { channelId: record.channelId, when: auditTime(pause.at), reason: describePause(t, pause) },
+	}));
 }
 
 type SamplerContext = Pick<BotContext, 'config' | 'links' | 'stats' | 'history' | 'coordinator' | 'stores' | 'log'>;
 
 /** Starts the history sampler on its own (tests); null when HISTORY_SAMPLING=off. */
-export function startHistorySampler(ctx: SamplerContext, clock: Clock = realClock): HistorySampler | null {
+export function startHistorySampler(ctx: SamplerContext, clock: Clock = realClock): PeriodicRunner | null {
 	const sampler = historySampler(ctx, clock);
 	sampler?.start();
 	return sampler;
@@ -92,9 +95,9 @@ export function startHistorySampler(ctx: SamplerContext, clock: Clock = realCloc
  * The daily history sampler over every member and server link, claimed through the shared store so that each
  * account is sampled once a day however many processes run it. Null when HISTORY_SAMPLING=off.
  */
-function historySampler(ctx: SamplerContext, clock: Clock): HistorySampler | null {
+function historySampler(ctx: SamplerContext, clock: Clock): PeriodicRunner | null {
 	if (!ctx.config.historySampling) return null;
-	return createHistorySampler({
+	const job = samplerJob({
 		listAccounts: () => listLinkedKeys(ctx.stores, ctx.links),
 		fetchSnapshot: async (apiKey) => ctx.stats.fetchSnapshot(apiKey),
 		record: async (snapshot, receivedAt) => ctx.history.record(snapshot, receivedAt),
@@ -105,7 +108,7 @@ function historySampler(ctx: SamplerContext, clock: Clock): HistorySampler | nul
 		secret: ctx.config.linkSecret,
 		perMinute: ctx.config.historySamplePerMinute,
 		now: clock.now,
-		setTimer: clock.setTimer,
 		log: ctx.log,
 	});
+	return createPeriodicRunner(job, clock);
 }

@@ -1,7 +1,7 @@
 import { commandModules } from '../../commands/index.js';
 import type { Config } from '../config.js';
 import { createHistoryStore, type HistoryStore } from '../history/history-store.js';
-import { createKeyedMutex } from '../store/locks.js';
+import { claimLock, createKeyedMutex, openCoordinator } from '../core/claims.js';
 import type { BotContext } from '../discord/context.js';
 import { claimCooldowns, Cooldowns } from '../store/cooldowns.js';
 import { createLinkStore, verifyWithStats } from '../links/link-store.js';
@@ -14,8 +14,6 @@ import { registerRestBudgetMetrics } from '../metrics/rest-budget-metrics.js';
 import { createChartRenderer } from '../render/create-chart-renderer.js';
 import { createSettingsStore, SETTINGS_CACHE_TTL_MS } from '../settings/settings-store.js';
 import { createStatsClient } from '../stats-api/client.js';
-import { claimLock } from '../store/locks.js';
-import { openCoordinator } from '../store/coordination.js';
 import { openStores } from '../store/open-stores.js';
 import { storeSchemeOf } from '../store-url.js';
 import { storeOperationOf } from './store-error-kind.js';

@@ -9,9 +9,9 @@ import { serverLocale } from '../settings/language.js';
 import { auditWatch } from '../watch/watch-context.js';
 import { channelIdOf, requireBotPermissions, type ChosenChannel, type WatchList } from '../watch/watch-actions.js';
 import type { WatchPause } from '../watch/watch-record.js';
-import { boardDeps, describeBoardView, type BoardContext } from './board-context.js';
+import { describeBoardView, type BoardContext } from './board-context.js';
 import { BOARD_PERMISSIONS, BOARD_SCHEMA_VERSION, MAX_BOARDS_PER_SERVER, type BoardRecord } from './board-record.js';
-import { refreshBoard } from './board-refresh.js';
+import { boardDeps, refreshBoard } from './board-job.js';
 import { boardStoreOf } from './board-store.js';
 
 /** `/board add`'s options, or the dashboard's form fields, as given: the action checks every one. */

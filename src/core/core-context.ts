@@ -7,7 +7,7 @@ import type { Metrics } from '../metrics/index.js';
 import type { ChartRenderer } from '../render/chart-renderer.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import type { StatsSource } from '../stats-api/client.js';
-import type { Coordinator } from '../store/claim-types.js';
+import type { Coordinator } from './claims.js';
 import type { CooldownGate } from '../store/cooldowns.js';
 import type { Stores } from '../store/open-stores.js';
 

@@ -1,8 +1,7 @@
-import type { Clock, PeriodicRunner } from '../core/periodic-runner.js';
 import { withRestJob } from '../rest-job.js';
 import type { CoreContext } from '../core/core-context.js';
 import { buildDigestMessage, type DigestBuildContext } from './build-digest.js';
-import { createDigestRunner, type DigestJobDeps } from './digest-job.js';
+import type { DigestJobDeps } from './digest-job.js';
 import { digestStoreOf } from './digest-store.js';
 
 /** What the digest job uses of the core's services; a CoreContext has all of it. */
@@ -19,9 +18,4 @@ export function digestJobDeps(ctx: DigestJobContext, now: () => number): DigestJ
 		now,
 		log: ctx.log,
 	};
-}
-
-/** The weekly digests; every process may run it: each member's week is claimed, then stored as sent. */
-export function digestRunner(ctx: DigestJobContext, clock: Clock): PeriodicRunner {
-	return createDigestRunner({ deps: digestJobDeps(ctx, clock.now), clock });
 }

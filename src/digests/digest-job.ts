@@ -2,15 +2,8 @@ import { createHash } from 'node:crypto';
 import { DirectMessagesClosedError, KeyRejectedError, UserFacingError } from '../errors.js';
 import type { GuildApi } from '../guild-api.js';
 import type { ChannelMessage } from '../message.js';
-import {
-	createPeriodicRunner,
-	errorName,
-	type Clock,
-	type JobLog,
-	type PeriodicRunner,
-} from '../core/periodic-runner.js';
-import type { ClaimResult } from '../store/claim-types.js';
-import { spreadOffset } from '../core/spread-job.js';
+import { errorName, spreadOffset, type JobLog, type PeriodicJob } from '../core/periodic-runner.js';
+import type { ClaimResult } from '../core/claims.js';
 import { forEachLimited } from '../watch/periodic.js';
 import type { DigestRecord } from './digest-record.js';
 import { dueDigest, type DueDigest } from './digest-schedule.js';
@@ -127,18 +120,19 @@ export async function runDigestCheck(
 	return outcomes;
 }
 
-/** The digest job on the periodic runner: one check every DIGEST_CHECK_MS. */
-export function createDigestRunner(options: { deps: DigestJobDeps; clock: Clock; everyMs?: number }): PeriodicRunner {
-	const { deps, clock } = options;
-	return createPeriodicRunner({
+/**
+ * The weekly digests: one check every DIGEST_CHECK_MS. Every process may run it: each member's week is claimed,
+ * then stored as sent.
+ */
+export function digestJob(deps: DigestJobDeps, everyMs: number = DIGEST_CHECK_MS): PeriodicJob {
+	return {
 		name: 'digests',
-		everyMs: options.everyMs ?? DIGEST_CHECK_MS,
-		clock,
+		everyMs,
 		log: deps.log,
 		turn: async (turn) => {
 			await runDigestCheck(deps, () => turn.stopping);
 		},
-	});
+	};
 }
 
 async function* toAsync<T>(items: readonly T[]): AsyncGenerator<T> {

@@ -1,9 +1,9 @@
 import type Keyv from 'keyv';
 import type { Config } from '../config.js';
 import { storeSchemeOf } from '../store-url.js';
-import type { Coordinator } from '../store/claim-types.js';
+import type { Coordinator } from '../core/claims.js';
 import { listEntries } from '../store/list-entries.js';
-import { claimLock, createKeyedMutex, type WithLock } from '../store/locks.js';
+import { claimLock, createKeyedMutex, type WithLock } from '../core/claims.js';
 import { WATCH_NAMESPACE } from '../store/namespaces.js';
 import type { Stores } from '../store/open-stores.js';
 import { asStorageUnavailable } from '../store/with-deadline.js';

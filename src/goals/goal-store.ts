@@ -1,7 +1,7 @@
 import type Keyv from 'keyv';
 import type { Config } from '../config.js';
-import type { Coordinator } from '../store/claim-types.js';
-import { claimLock, createKeyedMutex } from '../store/locks.js';
+import type { Coordinator } from '../core/claims.js';
+import { claimLock, createKeyedMutex } from '../core/claims.js';
 import type { Stores } from '../store/open-stores.js';
 import { asStorageUnavailable } from '../store/with-deadline.js';
 import { storeSchemeOf } from '../store-url.js';

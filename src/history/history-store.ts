@@ -3,8 +3,8 @@ import { StorageUnavailableError } from '../errors.js';
 import type { StatsSnapshot } from '../stats-api/snapshot.js';
 import { historyAccountId } from './account-id.js';
 import { DAY_MS } from './utc-days.js';
-import { createKeyedMutex } from '../store/locks.js';
-import type { WithLock } from '../store/locks.js';
+import { createKeyedMutex } from '../core/claims.js';
+import type { WithLock } from '../core/claims.js';
 import { DEFAULT_HISTORY_DAYS, foldSnapshot, HISTORY_SCHEMA_VERSION, parseHistoryRecord } from './record.js';
 import type { HistoryRecord } from './record.js';
 

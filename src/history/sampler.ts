@@ -1,13 +1,7 @@
 import { createHmac, hkdfSync } from 'node:crypto';
 import { KeyRejectedError, RateLimitedError } from '../errors.js';
 import type { StatsSnapshot } from '../stats-api/snapshot.js';
-import {
-	createPeriodicRunner,
-	errorName,
-	type JobLog,
-	type PeriodicRunner,
-	type Turn,
-} from '../core/periodic-runner.js';
+import { errorName, type JobLog, type PeriodicJob, type Turn } from '../core/periodic-runner.js';
 import { DAY_MS, startOfDate, utcDateOf } from './utc-days.js';
 
 const HOUR_MS = 3_600_000;
@@ -58,12 +52,8 @@ export interface HistorySamplerOptions {
 	perMinute: number;
 	/** Epoch ms. */
 	now: () => number;
-	/** Calls `fn` after `ms`; returns a function that cancels it. */
-	setTimer: (fn: () => void, ms: number) => () => void;
 	log: JobLog;
 }
-
-export type HistorySampler = PeriodicRunner;
 
 /** Store keys of the sampler's claims, spelled once. */
 export const samplePassClaimKey = (date: string, hour: number): string => `history-pass:${date}:${hour}`;
@@ -89,7 +79,7 @@ export const sampleHourOf = (accountKey: string): number => Number.parseInt(acco
  * account no day: another process samples it in a later round of the same day (only what is left in the
  * day's last two hours goes to the next day's sample).
  */
-export function createHistorySampler(options: HistorySamplerOptions): HistorySampler {
+export function samplerJob(options: HistorySamplerOptions): PeriodicJob {
 	const { now, log } = options;
 	const hmacKey = Buffer.from(hkdfSync('sha256', options.secret, Buffer.alloc(0), HKDF_LABEL, 32));
 	const accountKeyOf = (apiKey: string) =>
@@ -226,11 +216,5 @@ export function createHistorySampler(options: HistorySamplerOptions): HistorySam
 		}
 	};
 
-	return createPeriodicRunner({
-		name: 'history sampling pass',
-		everyMs: HOUR_MS,
-		turn: runRound,
-		clock: { now, setTimer: options.setTimer },
-		log,
-	});
+	return { name: 'history sampling pass', everyMs: HOUR_MS, turn: runRound, log };
 }

@@ -4,7 +4,7 @@ import { ChannelRefusedError, UserFacingError } from '../errors.js';
 import { missingPermissions, permissionList } from '../permissions.js';
 import { auditTime, postAudit } from '../settings/audit.js';
 import type { CoreContext } from '../core/core-context.js';
-import { claimLock } from '../store/locks.js';
+import { claimLock } from '../core/claims.js';
 import { buildReportPost, ReportPauseError, type ReportPost } from './build-report-post.js';
 import { scheduleMessage } from './describe-pause.js';
 import {

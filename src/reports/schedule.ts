@@ -1,5 +1,5 @@
 import { Cron } from 'croner';
-import { spreadOffset } from '../core/spread-job.js';
+import { spreadOffset } from '../core/periodic-runner.js';
 import { WEEKDAYS, type ReportRecord } from './report-record.js';
 
 type Schedule = Pick<ReportRecord, 'every' | 'hour' | 'timezone' | 'weekday'>;

@@ -1,5 +1,5 @@
 // Adding, removing and listing a server's stat channels: the whole rule, for `/statchannel` and the dashboard alike.
-import { jobLateness, type JobLateness } from '../core/spread-job.js';
+import { jobLateness, type JobLateness } from '../core/periodic-runner.js';
 import { auditActor, clockOf, requireManageServer, type Actor } from '../core/actor.js';
 import { isChannelFor } from '../channel-kinds.js';
 import { UserFacingError } from '../errors.js';
@@ -7,7 +7,7 @@ import { translator } from '../i18n/index.js';
 import { auditTime } from '../settings/audit.js';
 import { describeFigure } from './describe.js';
 import { statChannelPermissions } from './permissions.js';
-import { refreshStatChannel, STAT_CHANNEL_JOB } from './stat-channels.js';
+import { refreshStatChannel, STAT_CHANNEL_JOB } from './stat-channel-job.js';
 import {
 	channelIdOf,
 	removeRecord,

@@ -3,21 +3,21 @@ import type { GuildApi } from '../guild-api.js';
 import type { HistoryStore } from '../history/history-store.js';
 import { type FacingMessage } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
-import { startAll, type Clock, type PeriodicRunner } from '../core/periodic-runner.js';
+import { createPeriodicRunner, startAll, type Clock, type PeriodicJob } from '../core/periodic-runner.js';
+import { auditPause } from '../core/pause-to-audit.js';
 import { postAudit, auditTime } from '../settings/audit.js';
 import { serverLocale } from '../settings/language.js';
 import type { SettingsStore } from '../settings/settings-store.js';
-import { translator } from '../i18n/index.js';
 import type { StatsSource } from '../stats-api/client.js';
 import { historyWithSnapshot } from '../stats/account-history.js';
 import { fetchStatsFor, type FetchDeps } from '../stats/resolve-key.js';
-import type { Coordinator } from '../store/claim-types.js';
-import { claimLock, createKeyedMutex } from '../store/locks.js';
+import { claimLock, claimOnce, createKeyedMutex, type Coordinator } from '../core/claims.js';
 import type { Stores } from '../store/open-stores.js';
 import { storeSchemeOf } from '../store-url.js';
-import { createAlertWatcher, type AlertDeps } from './alerts.js';
+import { alertJob, type AlertDeps } from './alert-job.js';
 import { buildAlertPost, describeWatchPause } from './describe.js';
-import { createStatChannelWatcher, type StatChannelDeps } from './stat-channels.js';
+import { statChannelJob, type StatChannelDeps } from './stat-channel-job.js';
+import type { StatChannelRecord } from './watch-record.js';
 import { createWatchStore, type WatchStore } from './watch-store.js';
 import { goalStoreOf } from '../goals/goal-store.js';
 
@@ -70,18 +70,11 @@ export function statChannelDeps(ctx: WatchContext, now: () => number): StatChann
 		fetchServerSnapshot: async (guildId) => (await fetchStatsFor(ctx, serverTarget(guildId))).snapshot,
 		language: async (guildId, guildLocale) => serverLocale(ctx, guildId, guildLocale),
 		renameChannel: async (channelId, name) => ctx.guildApi.renameChannel(channelId, name),
-		onPause: async (record, pause) => {
-			const t = translator(await serverLocale(ctx, record.guildId, record.guildLocale));
-			await auditWatch(
-				ctx,
-				record.guildId,
-				{
-					key: 'watch.audit.statChannelPaused',
-					vars: { channelId: record.channelId, when: auditTime(pause.at), reason: describeWatchPause(t, pause) },
-				},
-				record.guildLocale,
-			);
-		},
+		onPause: async (record, pause) =>
+			auditPause(ctx, record, (t) => ({
+				key: 'watch.audit.statChannelPaused',
+				vars: { channelId: record.channelId, when: auditTime(pause.at), reason: describeWatchPause(t, pause) },
+			})),
 		now,
 		log: ctx.log,
 	};
@@ -96,23 +89,16 @@ export function alertDeps(ctx: WatchContext, now: () => number): AlertDeps {
 			const locale = await serverLocale(ctx, record.guildId, record.guildLocale);
 			await ctx.guildApi.postMessage(record.channelId, buildAlertPost(locale, record, firing), { nonce });
 		},
-		onPause: async (record, pause) => {
-			const t = translator(await serverLocale(ctx, record.guildId, record.guildLocale));
-			await auditWatch(
-				ctx,
-				record.guildId,
-				{
-					key: 'watch.audit.alertPaused',
-					vars: {
-						id: record.id,
-						channelId: record.channelId,
-						when: auditTime(pause.at),
-						reason: describeWatchPause(t, pause),
-					},
+		onPause: async (record, pause) =>
+			auditPause(ctx, record, (t) => ({
+				key: 'watch.audit.alertPaused',
+				vars: {
+					id: record.id,
+					channelId: record.channelId,
+					when: auditTime(pause.at),
+					reason: describeWatchPause(t, pause),
 				},
-				record.guildLocale,
-			);
-		},
+			})),
 		claim: async (key, ttlMs) => ctx.coordinator.claim(key, Math.ceil(ttlMs)),
 		now,
 		log: ctx.log,
@@ -126,23 +112,27 @@ export interface Watchers {
 }
 
 /** The stat channel refresh and the alert checks; every process may run them: claims make each round run once. */
-export function watchRunners(ctx: WatchContext, clock: Clock): PeriodicRunner[] {
-	const channels = createStatChannelWatcher({
-		deps: statChannelDeps(ctx, clock.now),
-		claimOnce: async (key, ttlMs) => (await ctx.coordinator.claim(key, Math.ceil(ttlMs))).claimed,
-		everyMs: ctx.config.statChannelMinutes * 60_000,
-		setTimer: clock.setTimer,
-	});
-	const alerts = createAlertWatcher({
-		deps: alertDeps(ctx, clock.now),
-		everyMs: ctx.config.alertCheckMinutes * 60_000,
-		setTimer: clock.setTimer,
-		perMinute: ctx.config.historySamplePerMinute,
-	});
-	return [channels, alerts];
+export function watchJobs(
+	ctx: WatchContext,
+	clock: Clock,
+): readonly [PeriodicJob<StatChannelRecord>, PeriodicJob<string>] {
+	return [
+		statChannelJob({
+			deps: statChannelDeps(ctx, clock.now),
+			claimOnce: claimOnce(ctx.coordinator),
+			everyMs: ctx.config.statChannelMinutes * 60_000,
+		}),
+		alertJob({
+			deps: alertDeps(ctx, clock.now),
+			everyMs: ctx.config.alertCheckMinutes * 60_000,
+			setTimer: clock.setTimer,
+			perMinute: ctx.config.historySamplePerMinute,
+		}),
+	];
 }
 
-/** The watch runners on their own, without the other background jobs (a watch-only process, as the tests run). */
+/** The watch jobs on their own, without the other background jobs (a watch-only process, as the tests run). */
 export function startWatchers(ctx: WatchContext, clock: Clock): Watchers {
-	return startAll(watchRunners(ctx, clock));
+	const [channels, alerts] = watchJobs(ctx, clock);
+	return startAll([createPeriodicRunner(channels, clock), createPeriodicRunner(alerts, clock)]);
 }

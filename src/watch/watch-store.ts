@@ -1,5 +1,5 @@
 import type Keyv from 'keyv';
-import type { WithLock } from '../store/locks.js';
+import type { WithLock } from '../core/claims.js';
 import { listEntries } from '../store/list-entries.js';
 import { asStorageUnavailable } from '../store/with-deadline.js';
 import { WATCH_NAMESPACE } from '../store/namespaces.js';

@@ -1,15 +1,15 @@
 // One bot process's board refresh on a shared store, against the Discord stand-in the test runs, on a fast clock:
 // waits for "go", runs from `start` to `end` with time 600 times faster than real, and reports every post and edit
 // it sent. As in test/watch/watch-process.ts, every process's clock starts at the same wall-clock moment.
-import { boardRunner, type BoardContext } from '../../src/boards/board-context.js';
+import type { BoardContext } from '../../src/boards/board-context.js';
+import { boardDeps, boardJob } from '../../src/boards/board-job.js';
 import { botGuildApi, createBotRest } from '../../src/discord/bot-rest.js';
 import { createHistoryStore } from '../../src/history/history-store.js';
 import type { LinkedKey, LinkStore } from '../../src/links/link-model.js';
 import { createLogger } from '../../src/logger.js';
-import { startAll } from '../../src/core/periodic-runner.js';
+import { createPeriodicRunner, startAll } from '../../src/core/periodic-runner.js';
 import { createSettingsStore } from '../../src/settings/settings-store.js';
-import { openCoordinator } from '../../src/store/coordination.js';
-import { createKeyedMutex } from '../../src/store/locks.js';
+import { createKeyedMutex, openCoordinator } from '../../src/core/claims.js';
 import { openStores } from '../../src/store/open-stores.js';
 import { TINY_PNG } from '../sandbox/test-bot.js';
 import { snapshotOf } from '../watch/support.js';
@@ -85,7 +85,9 @@ await send({ ready: true });
 process.once('message', async ({ startAt }: { startAt: number }) => {
 	await new Promise((resolve) => setTimeout(resolve, Math.max(0, startAt - Date.now())));
 	origin = startAt;
-	const runners = startAll([boardRunner(ctx, clock)]);
+	const runners = startAll([
+		createPeriodicRunner(boardJob(boardDeps(ctx, clock.now), ctx.config.boardMinutes * 60_000), clock),
+	]);
 	await new Promise((resolve) => setTimeout(resolve, (Number(end) - Number(start)) / SPEED));
 	await runners.stop();
 	await coordinator.close();

@@ -9,7 +9,7 @@ import pg from 'pg';
 import { GOALS_SCHEMA_VERSION, goalsKey } from '../../src/goals/goal-record.js';
 import { createKeyedMutex } from '../../src/store/locks.js';
 import { openStores } from '../../src/store/open-stores.js';
-import { alertNonce } from '../../src/watch/alerts.js';
+import { alertNonce } from '../../src/watch/alert-job.js';
 import { createWatchStore } from '../../src/watch/watch-store.js';
 import { freshAlertState, WATCH_SCHEMA_VERSION, type AlertKind } from '../../src/watch/watch-record.js';
 import { postgresBackend, POSTGRES_URL, redisBackend, REDIS_URL } from '../links/backends.js';

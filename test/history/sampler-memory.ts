@@ -2,7 +2,8 @@
 // `node --import tsx test/history/sampler-memory.ts [accounts]`; sampler-memory.test.ts holds it to a bound.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { createHistorySampler } from '../../src/history/sampler.js';
+import { createPeriodicRunner } from '../../src/core/periodic-runner.js';
+import { samplerJob } from '../../src/history/sampler.js';
 import { FakeClock, loneProcessClaims } from './fake-clock.js';
 import { makeSnapshot } from './snapshots.js';
 
@@ -29,27 +30,29 @@ export interface MemoryFigures {
 export async function measureSamplerMemory(count: number): Promise<MemoryFigures> {
 	const clock = new FakeClock(START);
 	let sampled = 0;
-	const sampler = createHistorySampler({
-		listAccounts: async function* () {
-			for (let index = 0; index < count; index += 1) {
-				yield { linkKey: `user:${100_000 + index}`, apiKey: `${index}:`.padEnd(256, 'k') };
-			}
-		},
-		fetchSnapshot: async () => ({
-			snapshot: makeSnapshot({ generatedAt: new Date(clock.now()).toISOString() }),
-			fetchedAt: clock.now(),
+	const sampler = createPeriodicRunner(
+		samplerJob({
+			listAccounts: async function* () {
+				for (let index = 0; index < count; index += 1) {
+					yield { linkKey: `user:${100_000 + index}`, apiKey: `${index}:`.padEnd(256, 'k') };
+				}
+			},
+			fetchSnapshot: async () => ({
+				snapshot: makeSnapshot({ generatedAt: new Date(clock.now()).toISOString() }),
+				fetchedAt: clock.now(),
+			}),
+			record: async () => {
+				sampled += 1;
+			},
+			// Claims live in the shared store, not in the sampler's heap.
+			claim: loneProcessClaims(clock.now),
+			secret: Buffer.alloc(32, 1),
+			perMinute: 30,
+			now: clock.now,
+			log: { info: () => undefined, warn: () => undefined },
 		}),
-		record: async () => {
-			sampled += 1;
-		},
-		// Claims live in the shared store, not in the sampler's heap.
-		claim: loneProcessClaims(clock.now),
-		secret: Buffer.alloc(32, 1),
-		perMinute: 30,
-		now: clock.now,
-		setTimer: clock.setTimer,
-		log: { info: () => undefined, warn: () => undefined },
-	});
+		clock,
+	);
 	const heap = [heapMiB()];
 	sampler.start();
 	// Mid-pass, when a sampler that read every link up front would still hold them all.

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
 import { createHash } from 'node:crypto';
-import { createHistorySampler, PASS_LEASE_MS, SAMPLE_LEASE_MS, sampleHourOf } from '../../src/history/sampler.js';
-import type { HistorySampler, HistorySamplerOptions, SamplerAccount } from '../../src/history/sampler.js';
+import { createPeriodicRunner, type PeriodicRunner } from '../../src/core/periodic-runner.js';
+import { samplerJob, PASS_LEASE_MS, SAMPLE_LEASE_MS, sampleHourOf } from '../../src/history/sampler.js';
+import type { HistorySamplerOptions, SamplerAccount } from '../../src/history/sampler.js';
 import { KeyRejectedError, RateLimitedError } from '../../src/errors.js';
 import { FakeClock, memoryClaims, loneProcessClaims } from './fake-clock.js';
 import { makeSnapshot } from './snapshots.js';
@@ -43,7 +44,6 @@ function harness(clock: FakeClock, list: SamplerAccount[], overrides: Partial<Hi
 		secret: SECRET,
 		perMinute: 30,
 		now: clock.now,
-		setTimer: clock.setTimer,
 		log: {
 			info: (fields, message) => lines.push(JSON.stringify({ ...fields, message })),
 			warn: (fields, message) => lines.push(JSON.stringify({ ...fields, message })),
@@ -53,9 +53,9 @@ function harness(clock: FakeClock, list: SamplerAccount[], overrides: Partial<Hi
 	return { options, calls, recorded, lines };
 }
 
-const running: HistorySampler[] = [];
-const started = (options: HistorySamplerOptions) => {
-	const sampler = createHistorySampler(options);
+const running: PeriodicRunner[] = [];
+const started = (options: HistorySamplerOptions, clock: FakeClock) => {
+	const sampler = createPeriodicRunner(samplerJob(options), clock);
 	sampler.start();
 	running.push(sampler);
 	return sampler;
@@ -79,8 +79,8 @@ test('two processes sharing the claims sample every account once a day in total,
 	const { claim, claims } = memoryClaims(clock.now);
 	const first = harness(clock, list, { claim });
 	const second = harness(clock, list, { claim });
-	started(first.options);
-	started(second.options);
+	started(first.options, clock);
+	started(second.options, clock);
 	await clock.advanceTo(START + 2 * DAY - 1);
 	const calls = [...first.calls, ...second.calls];
 	const counts = perDay(calls);
@@ -104,7 +104,7 @@ test('links sharing a key are one account: one call a day', async () => {
 	const clock = new FakeClock(START);
 	const shared = { linkKey: 'guild:9', apiKey: keyOf(1) };
 	const { options, calls } = harness(clock, [...accounts(3), shared]);
-	started(options);
+	started(options, clock);
 	await clock.advanceTo(START + DAY - 1);
 	assert.equal(calls.filter((call) => call.apiKey === keyOf(1)).length, 1);
 	assert.equal(calls.length, 3);
@@ -113,7 +113,7 @@ test('links sharing a key are one account: one call a day', async () => {
 test('upstream calls stay within the per-minute bound', async () => {
 	const clock = new FakeClock(START + 23 * HOUR);
 	const { options, calls } = harness(clock, accounts(40), { perMinute: 4 });
-	started(options);
+	started(options, clock);
 	await clock.advanceTo(START + DAY - 1);
 	assert.equal(calls.length, 40, 'a start late in the day catches up every account');
 	for (const [index, call] of calls.entries()) {
@@ -135,7 +135,7 @@ test('a 429 waits its Retry-After and then samples the account', async () => {
 		}
 		return fetchSnapshot(apiKey);
 	};
-	started(options);
+	started(options, clock);
 	await clock.advanceTo(START + DAY - 1);
 	assert.equal(calls.length, 3);
 	assert.equal(calls[1]?.apiKey, calls[0]?.apiKey, 'the same account is retried');
@@ -155,7 +155,7 @@ test('an account whose key is rejected is skipped for the day, and its key is ne
 		}
 		return fetchSnapshot(apiKey);
 	};
-	started(options);
+	started(options, clock);
 	await clock.advanceTo(START + 2 * DAY - 1);
 	assert.equal(calls.filter((call) => call.apiKey === keyOf(0)).length, 2, 'once a day, no retry loop');
 	assert.equal(recorded.length, 4);
@@ -167,7 +167,7 @@ test('an account whose key is rejected is skipped for the day, and its key is ne
 test('a process started mid-day catches up the hours already past, and the rest come at their hour', async () => {
 	const clock = new FakeClock(START + 15.5 * HOUR);
 	const { options, calls } = harness(clock, accounts(48));
-	started(options);
+	started(options, clock);
 	await clock.advanceTo(START + 15.5 * HOUR + 30 * 60_000);
 	const caughtUp = calls.length;
 	assert.ok(caughtUp > 0 && caughtUp < 48, `${caughtUp} caught up`);
@@ -187,14 +187,14 @@ test('a process that dies before its call costs no account a day: another sample
 		dying.calls.push({ apiKey, at: clock.now() });
 		return new Promise(() => undefined);
 	};
-	createHistorySampler(dying.options).start();
+	createPeriodicRunner(samplerJob(dying.options), clock).start();
 	await clock.advanceTo(START + 5 * HOUR + 1000);
 	const [lost] = dying.calls;
 	assert.ok(lost, 'the dying process claimed an account');
 	assert.equal(dying.calls.length, 1);
 
 	const survivor = harness(clock, list, { claim });
-	started(survivor.options);
+	started(survivor.options, clock);
 	await clock.advanceTo(START + DAY - 1);
 	assert.equal(dying.calls.length, 1, 'the dead process made no further call');
 	const rescued = survivor.calls.filter((call) => call.apiKey === lost.apiKey);
@@ -215,13 +215,13 @@ test('a process stopped mid-pass releases what it holds: another takes the rest 
 	const list = accounts(40);
 	const { claim } = memoryClaims(clock.now);
 	const stopping = harness(clock, list, { claim });
-	const sampler = createHistorySampler(stopping.options);
+	const sampler = createPeriodicRunner(samplerJob(stopping.options), clock);
 	sampler.start();
 	await clock.advanceTo(START + 5 * HOUR + 3000);
 	assert.ok(stopping.calls.length > 0 && stopping.calls.length < 10, `${stopping.calls.length} sampled before stop`);
 	await sampler.stop();
 	const other = harness(clock, list, { claim });
-	started(other.options);
+	started(other.options, clock);
 	await clock.advanceTo(START + 6 * HOUR - 1);
 	const counts = perDay([...stopping.calls, ...other.calls]);
 	const sampledBeforeSix = other.calls.length + stopping.calls.length;
@@ -241,7 +241,7 @@ test('a process stopped mid-pass releases what it holds: another takes the rest 
 test('stop ends sampling: no call after it', async () => {
 	const clock = new FakeClock(START);
 	const { options, calls } = harness(clock, accounts(30));
-	const sampler = started(options);
+	const sampler = started(options, clock);
 	await clock.advanceTo(START + 6 * HOUR);
 	const before = calls.length;
 	await sampler.stop();
@@ -259,7 +259,7 @@ test('a store failure ends one pass only', async () => {
 		if (failing) throw new Error('store down');
 		return claim(key, ttl);
 	};
-	started(options);
+	started(options, clock);
 	await clock.advanceTo(START + 2 * HOUR);
 	assert.equal(calls.length, 0);
 	assert.match(lines.join('\n'), /pass failed/);
@@ -290,7 +290,7 @@ test('the sampler reads one link at a time, never ahead', async () => {
 		if (apiKey !== lastYielded) readAhead += 1;
 		return { snapshot: makeSnapshot({ generatedAt: new Date(clock.now()).toISOString() }), fetchedAt: clock.now() };
 	};
-	started(options);
+	started(options, clock);
 	await clock.advanceTo(START + DAY - 1);
 	assert.equal(calls, count);
 	assert.equal(readAhead, 0);
@@ -302,7 +302,7 @@ test("a stale snapshot (the endpoint unreachable) is not recorded as the day's s
 	const { options, recorded, lines } = harness(clock, accounts(1));
 	const fetchSnapshot = options.fetchSnapshot;
 	options.fetchSnapshot = async (apiKey) => ({ ...(await fetchSnapshot(apiKey)), isStale: true });
-	started(options);
+	started(options, clock);
 	await clock.advanceTo(START + DAY - 1);
 	assert.equal(recorded.length, 0);
 	assert.match(lines.join('\n'), /unreachable/);

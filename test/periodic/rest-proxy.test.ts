@@ -12,7 +12,7 @@ import { REST } from 'discord.js';
 import { createClient } from '@redis/client';
 import { startDiscordSandbox } from '../../sandbox/index.js';
 import type { JobsChildMessage, JobsChildOptions } from '../../bench/jobs-child.js';
-import { spreadOffset } from '../../src/core/spread-job.js';
+import { spreadOffset } from '../../src/core/periodic-runner.js';
 import { redisBackend, REDIS_URL } from '../links/backends.js';
 import { seedStatChannels } from '../watch/stat-channel-records.js';
 

@@ -6,7 +6,7 @@ import { createClient } from '@redis/client';
 import pg from 'pg';
 import { createKeyedMutex } from '../../src/store/locks.js';
 import { openStores } from '../../src/store/open-stores.js';
-import { alertNonce } from '../../src/watch/alerts.js';
+import { alertNonce } from '../../src/watch/alert-job.js';
 import { createWatchStore } from '../../src/watch/watch-store.js';
 import { freshAlertState, WATCH_SCHEMA_VERSION } from '../../src/watch/watch-record.js';
 import { postgresBackend, POSTGRES_URL, redisBackend, REDIS_URL } from '../links/backends.js';

@@ -6,7 +6,7 @@ import { listEntries } from '../../store/list-entries.js';
 import { SETTINGS_NAMESPACE } from '../../store/namespaces.js';
 import type { Stores } from '../../store/open-stores.js';
 import { StorageUnavailableError } from '../../errors.js';
-import { createKeyedMutex } from '../../store/locks.js';
+import { createKeyedMutex } from '../../core/claims.js';
 import { createWatchStore } from '../../watch/watch-store.js';
 import { createBoardStore } from '../../boards/board-store.js';
 import { BOARD_PERMISSIONS } from '../../boards/board-record.js';

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { ChannelRefusedError, RenameRateLimitedError } from '../../src/errors.js';
 import { RENAME_WINDOW_MS } from '../../src/watch/rename-budget.js';
-import { createStatChannelWatcher } from '../../src/watch/stat-channels.js';
-import { spreadOffset } from '../../src/core/spread-job.js';
+import { statChannelJob } from '../../src/watch/stat-channel-job.js';
+import { createPeriodicRunner, spreadOffset } from '../../src/core/periodic-runner.js';
 import { statChannelDeps, watchStoreOf } from '../../src/watch/watch-context.js';
 import type { StatChannelRecord } from '../../src/watch/watch-record.js';
 import * as statchannel from '../../commands/statchannel.js';
@@ -30,12 +30,14 @@ describe('stat channels', () => {
 
 	/** Runs the refresh loop every `minutes` from START to `until` (epoch ms). */
 	async function runWatcher(until: number, minutes = 5) {
-		const watcher = createStatChannelWatcher({
-			deps: statChannelDeps(env.ctx, clock.now),
-			claimOnce: async (key, ttlMs) => (await env.ctx.coordinator.claim(key, ttlMs)).claimed,
-			everyMs: minutes * MINUTE,
-			setTimer: clock.setTimer,
-		});
+		const watcher = createPeriodicRunner(
+			statChannelJob({
+				deps: statChannelDeps(env.ctx, clock.now),
+				claimOnce: async (key, ttlMs) => (await env.ctx.coordinator.claim(key, ttlMs)).claimed,
+				everyMs: minutes * MINUTE,
+			}),
+			clock,
+		);
 		watcher.start();
 		await clock.runUntil(until);
 		await watcher.stop();

@@ -1,12 +1,17 @@
 import { createHash } from 'node:crypto';
 import { ChannelRefusedError, MessageGoneError } from '../errors.js';
 import type { GuildApi } from '../guild-api.js';
-import { errorName, type JobLog } from '../core/periodic-runner.js';
-import type { ClaimResult } from '../store/claim-types.js';
+import { errorName, type JobLog, type PeriodicJob } from '../core/periodic-runner.js';
+import type { ClaimResult } from '../core/claims.js';
+import { auditPause } from '../core/pause-to-audit.js';
+import { auditTime } from '../settings/audit.js';
+import { serverLocale } from '../settings/language.js';
+import { describeWatchPause } from '../watch/describe.js';
 import type { WatchPause } from '../watch/watch-record.js';
-import type { BoardPost } from './board-post.js';
+import type { BoardContext } from './board-context.js';
+import { buildBoardPost, type BoardPost } from './board-post.js';
 import type { BoardRecord } from './board-record.js';
-import type { BoardStore } from './board-store.js';
+import { boardStoreOf, type BoardStore } from './board-store.js';
 
 /**
  * How long the claim on one new message keeps every other process from posting it: as long as Discord answers a
@@ -24,6 +29,57 @@ export interface BoardDeps {
 	onPause: (record: BoardRecord, pause: WatchPause) => Promise<void>;
 	now: () => number;
 	log: JobLog;
+}
+
+export function boardDeps(ctx: BoardContext, now: () => number): BoardDeps {
+	return {
+		boards: boardStoreOf(ctx),
+		buildPost: async (record) =>
+			buildBoardPost({ ...ctx, now }, record, {
+				locale: await serverLocale(ctx, record.guildId, record.guildLocale),
+				everyMinutes: ctx.config.boardMinutes,
+			}),
+		guildApi: ctx.guildApi,
+		claim: async (key, ttlMs) => ctx.coordinator.claim(key, Math.ceil(ttlMs)),
+		onPause: async (record, pause) =>
+			auditPause(ctx, record, (t) => ({
+				key: 'watch.audit.boardPaused',
+				vars: { channelId: record.channelId, when: auditTime(pause.at), reason: describeWatchPause(t, pause) },
+			})),
+		now,
+		log: ctx.log,
+	};
+}
+
+/** The boards' job name: metrics, claims, lateness and the REST budget's label. */
+export const BOARD_JOB = 'boards';
+
+/**
+ * The board refresh, each board at its server's own offset within BOARD_MINUTES (`everyMs`); every process may run
+ * it: each board's turn is claimed once across processes, and its calls draw from the shared REST budget. Any
+ * BoardDeps will do (the bench gives its own post builder).
+ */
+export function boardJob(deps: BoardDeps, everyMs: number): PeriodicJob<BoardRecord> {
+	return {
+		name: BOARD_JOB,
+		everyMs,
+		spread: {
+			list: () => activeBoards(deps),
+			keyOf: (board) => `${board.guildId}:${board.channelId}`,
+			spreadBy: (board) => board.guildId,
+			claimOnce: async (key, ttlMs) => (await deps.claim(key, ttlMs)).claimed,
+		},
+		turn: async ({ item: board }) => {
+			// The listing may be up to a rescan old: the stored board says whether it is still there and unpaused.
+			const current = await deps.boards.get(board.guildId, board.channelId);
+			if (current && !current.paused) await refreshBoard(deps, current);
+		},
+		log: deps.log,
+	};
+}
+
+async function* activeBoards(deps: BoardDeps): AsyncGenerator<BoardRecord> {
+	for await (const record of deps.boards.listAll()) if (!record.paused) yield record;
 }
 
 /** What one refresh did: a new message, an edit, nothing to change, a pause, or nothing until the next refresh. */

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ReportRecord } from '../../src/reports/report-record.js';
-import { createReportScheduler, type ReportScheduler } from '../../src/reports/scheduler.js';
+import { createPeriodicRunner, type PeriodicRunner } from '../../src/core/periodic-runner.js';
+import { reportJob } from '../../src/reports/report-job.js';
 import { REPORT_SPREAD_MINUTES, reportDelayMs } from '../../src/reports/schedule.js';
 import { FakeClock, memoryClaims } from '../history/fake-clock.js';
 import { makeReport, quietLog } from './records.js';
@@ -15,26 +16,28 @@ function setup(start: string, reports: ReportRecord[], sharedClaims?: ReturnType
 	const clock = new FakeClock(at(start));
 	const claims = sharedClaims ?? memoryClaims(clock.now);
 	const posts: { channelId: string; dueAt: string; slot: string; postedAt: string }[] = [];
-	const make = (): ReportScheduler =>
-		createReportScheduler({
-			reports: {
-				listAll: async function* () {
-					yield* reports;
+	const make = (): PeriodicRunner =>
+		createPeriodicRunner(
+			reportJob({
+				reports: {
+					listAll: async function* () {
+						yield* reports;
+					},
 				},
-			},
-			claimOnce: claims.claimOnce,
-			post: async (record, dueAt, slot) => {
-				posts.push({
-					channelId: record.channelId,
-					dueAt: new Date(dueAt).toISOString(),
-					slot,
-					postedAt: new Date(clock.now()).toISOString(),
-				});
-			},
-			now: clock.now,
-			setTimer: clock.setTimer,
-			log: quietLog(),
-		});
+				claimOnce: claims.claimOnce,
+				post: async (record, dueAt, slot) => {
+					posts.push({
+						channelId: record.channelId,
+						dueAt: new Date(dueAt).toISOString(),
+						slot,
+						postedAt: new Date(clock.now()).toISOString(),
+					});
+				},
+				now: clock.now,
+				log: quietLog(),
+			}),
+			clock,
+		);
 	return { clock, posts, make, claims };
 }
 
@@ -146,23 +149,25 @@ describe('report scheduler', () => {
 		let failures = 1;
 		const posted: number[] = [];
 		const log = quietLog();
-		const scheduler = createReportScheduler({
-			reports: {
-				listAll: async function* () {
-					yield report;
+		const scheduler = createPeriodicRunner(
+			reportJob({
+				reports: {
+					listAll: async function* () {
+						yield report;
+					},
 				},
-			},
-			claimOnce: async () => {
-				if (failures-- > 0) throw new Error('store down');
-				return true;
-			},
-			post: async () => {
-				posted.push(clock.now());
-			},
-			now: clock.now,
-			setTimer: clock.setTimer,
-			log,
-		});
+				claimOnce: async () => {
+					if (failures-- > 0) throw new Error('store down');
+					return true;
+				},
+				post: async () => {
+					posted.push(clock.now());
+				},
+				now: clock.now,
+				log,
+			}),
+			clock,
+		);
 		scheduler.start();
 		await clock.advanceTo(at('2026-11-23T09:25:00Z'));
 		await scheduler.stop();

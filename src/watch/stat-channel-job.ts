@@ -2,8 +2,7 @@ import { ChannelRefusedError, RenameRateLimitedError } from '../errors.js';
 import type { GuildApi } from '../guild-api.js';
 import type { Locale } from '../i18n/index.js';
 import type { StatsSnapshot } from '../stats-api/snapshot.js';
-import { errorName, type JobLog, type PeriodicRunner } from '../core/periodic-runner.js';
-import { createSpreadJob } from '../core/spread-job.js';
+import { errorName, type JobLog, type PeriodicJob } from '../core/periodic-runner.js';
 import { nextRenameAt, spendRename } from './rename-budget.js';
 import { statChannelName } from './stat-name.js';
 import type { StatChannelRecord, WatchPause } from './watch-record.js';
@@ -97,13 +96,12 @@ export async function refreshStatChannel(deps: StatChannelDeps, record: StatChan
 	return 'renamed';
 }
 
-export interface StatChannelWatcherOptions {
+export interface StatChannelJobOptions {
 	deps: StatChannelDeps & { watch: Pick<WatchStore, 'statChannels'> };
 	/** True for the one caller, across every process sharing the store, that first claims `key`. */
 	claimOnce: (key: string, ttlMs: number) => Promise<boolean>;
 	/** STAT_CHANNEL_MINUTES in ms. */
 	everyMs: number;
-	setTimer: (fn: () => void, ms: number) => () => void;
 }
 
 /** The stat channels' job name: metrics, claims and the REST budget's label. */
@@ -114,19 +112,23 @@ export const STAT_CHANNEL_JOB = 'statchannels';
  * Every process runs one; each channel's slot is claimed in the store, so one process refreshes it; when the
  * REST budget cannot rename them all in an interval, each is refreshed less often, in turn.
  */
-export function createStatChannelWatcher(options: StatChannelWatcherOptions): PeriodicRunner {
+export function statChannelJob(options: StatChannelJobOptions): PeriodicJob<StatChannelRecord> {
 	const { deps } = options;
-	return createSpreadJob<StatChannelRecord>({
-		job: STAT_CHANNEL_JOB,
+	return {
+		name: STAT_CHANNEL_JOB,
 		everyMs: options.everyMs,
-		list: async () => {
-			const active: StatChannelRecord[] = [];
-			for await (const record of deps.watch.statChannels.listAll()) if (!record.paused) active.push(record);
-			return active;
+		spread: {
+			list: async () => {
+				const active: StatChannelRecord[] = [];
+				for await (const record of deps.watch.statChannels.listAll()) if (!record.paused) active.push(record);
+				return active;
+			},
+			keyOf: (record) => `${record.guildId}:${record.channelId}`,
+			spreadBy: (record) => record.guildId,
+			claimOnce: options.claimOnce,
+			concurrency: REFRESH_CONCURRENCY,
 		},
-		keyOf: (record) => `${record.guildId}:${record.channelId}`,
-		spreadBy: (record) => record.guildId,
-		serve: async (record) => {
+		turn: async ({ item: record }) => {
 			try {
 				await refreshStatChannel(deps, record);
 			} catch (error) {
@@ -136,9 +138,6 @@ export function createStatChannelWatcher(options: StatChannelWatcherOptions): Pe
 				);
 			}
 		},
-		claimOnce: options.claimOnce,
-		clock: { now: deps.now, setTimer: options.setTimer },
 		log: deps.log,
-		concurrency: REFRESH_CONCURRENCY,
-	});
+	};
 }

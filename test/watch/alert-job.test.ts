@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { ChannelRefusedError } from '../../src/errors.js';
-import { checkServerAlerts, FIRING_CLAIM_TTL_MS, type AlertDeps } from '../../src/watch/alerts.js';
+import { checkServerAlerts, FIRING_CLAIM_TTL_MS, type AlertDeps } from '../../src/watch/alert-job.js';
 import { alertDeps, watchStoreOf } from '../../src/watch/watch-context.js';
 import {
 	freshAlertState,

@@ -1,10 +1,4 @@
-import {
-	createPeriodicRunner,
-	errorName,
-	type JobLog,
-	type PeriodicRunner,
-	type Turn,
-} from '../core/periodic-runner.js';
+import { errorName, type JobLog, type PeriodicJob, type Turn } from '../core/periodic-runner.js';
 import { CATCH_UP_MS, type ReportRecord } from './report-record.js';
 import type { ReportStore } from './report-store.js';
 import { latestDueIn, localSlot, reportDelayMs } from './schedule.js';
@@ -17,7 +11,7 @@ const RESCAN_MS = 60_000;
 /** The once-per-slot claim outlives the catch-up window by far; the slot key holds the local date anyway. */
 const SLOT_CLAIM_TTL_MS = 2 * 86_400_000;
 
-export interface ReportSchedulerOptions {
+export interface ReportJobDeps {
 	reports: Pick<ReportStore, 'listAll'>;
 	/** True for the one caller, across every process sharing the store, that first claims `key`. */
 	claimOnce: (key: string, ttlMs: number) => Promise<boolean>;
@@ -25,8 +19,6 @@ export interface ReportSchedulerOptions {
 	post: (record: ReportRecord, dueAt: number, slot: string) => Promise<void>;
 	/** Epoch ms. */
 	now: () => number;
-	/** Calls `fn` after `ms`; returns a function that cancels it. */
-	setTimer: (fn: () => void, ms: number) => () => void;
 	log: JobLog;
 	/**
 	 * How often the store is read, one minute unless a test wants fewer scans. Scans fall on its whole
@@ -34,8 +26,6 @@ export interface ReportSchedulerOptions {
 	 */
 	rescanMs?: number;
 }
-
-export type ReportScheduler = PeriodicRunner;
 
 export const reportSlotClaimKey = (record: Pick<ReportRecord, 'guildId' | 'channelId'>, slot: string): string =>
 	`report-post:${record.guildId}:${record.channelId}:${slot}`;
@@ -46,7 +36,7 @@ export const reportSlotClaimKey = (record: Pick<ReportRecord, 'guildId' | 'chann
  * on every scan, a due time up to an hour old that nobody posted is posted late (never one from before the
  * report was added or resumed). Posts go one after another.
  */
-export function createReportScheduler(options: ReportSchedulerOptions): ReportScheduler {
+export function reportJob(options: ReportJobDeps): PeriodicJob {
 	const { now, log } = options;
 	/** Slots this process already settled (posted, lost to another process, or failed): no second claim. */
 	const settled = new Map<string, number>();
@@ -93,11 +83,5 @@ export function createReportScheduler(options: ReportSchedulerOptions): ReportSc
 		for (const [key, postAt] of settled) if (postAt < now() - CATCH_UP_MS) settled.delete(key);
 	};
 
-	return createPeriodicRunner({
-		name: 'report scan',
-		everyMs: options.rescanMs ?? RESCAN_MS,
-		turn: scan,
-		clock: { now, setTimer: options.setTimer },
-		log,
-	});
+	return { name: 'report scan', everyMs: options.rescanMs ?? RESCAN_MS, turn: scan, log };
 }

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { ChannelRefusedError } from '../errors.js';
 import type { HistoryRecord } from '../history/record.js';
-import type { ClaimResult } from '../store/claim-types.js';
+import type { ClaimResult } from '../core/claims.js';
 import type { StatsResult } from '../stats-api/snapshot.js';
 import { evaluateAlert } from './alert-rules.js';
-import { errorName, type JobLog, type PeriodicRunner } from '../core/periodic-runner.js';
-import { createSpreadJob } from '../core/spread-job.js';
+import { errorName, type JobLog, type PeriodicJob, type SetTimer } from '../core/periodic-runner.js';
 import { GOAL_ALERT_KINDS, type AlertFiring, type AlertRecord, type WatchPause } from './watch-record.js';
 import type { Goal } from '../goals/goal-record.js';
 import type { WatchStore } from './watch-store.js';
@@ -111,11 +110,12 @@ async function postPending(deps: AlertDeps, record: AlertRecord): Promise<void> 
 	deps.log.info({ guildId: record.guildId, alert: record.id, firing: firing.number }, 'alert posted');
 }
 
-export interface AlertWatcherOptions {
+export interface AlertJobOptions {
 	deps: AlertDeps;
 	/** ALERT_CHECK_MINUTES in ms. */
 	everyMs: number;
-	setTimer: (fn: () => void, ms: number) => () => void;
+	/** Waits out the pace between two servers' checks (not cut short by stop: the check claimed comes after it). */
+	setTimer: SetTimer;
 	/** HISTORY_SAMPLE_PER_MINUTE: servers checked per minute at most (each check may call the stats endpoint). */
 	perMinute?: number;
 }
@@ -128,7 +128,7 @@ export const ALERT_JOB = 'alerts';
  * inside the interval. Every process runs one; each server's slot is claimed, so one process reads its
  * snapshot and evaluates it.
  */
-export function createAlertWatcher(options: AlertWatcherOptions): PeriodicRunner {
+export function alertJob(options: AlertJobOptions): PeriodicJob<string> {
 	const { deps } = options;
 	const intervalMs = options.perMinute && options.perMinute > 0 ? 60_000 / options.perMinute : 0;
 	let nextCheckAt = 0;
@@ -138,17 +138,21 @@ export function createAlertWatcher(options: AlertWatcherOptions): PeriodicRunner
 		nextCheckAt = Math.max(deps.now(), nextCheckAt) + intervalMs;
 		if (intervalMs > 0 && wait > 0) await new Promise<void>((resolve) => options.setTimer(resolve, wait));
 	};
-	return createSpreadJob<string>({
-		job: ALERT_JOB,
+	return {
+		name: ALERT_JOB,
 		everyMs: options.everyMs,
-		list: async () => {
-			const guilds = new Set<string>();
-			for await (const record of deps.watch.alerts.listAll()) if (!record.paused) guilds.add(record.guildId);
-			return guilds;
+		spread: {
+			list: async () => {
+				const guilds = new Set<string>();
+				for await (const record of deps.watch.alerts.listAll()) if (!record.paused) guilds.add(record.guildId);
+				return guilds;
+			},
+			keyOf: (guildId) => guildId,
+			spreadBy: (guildId) => guildId,
+			claimOnce: async (key, ttlMs) => (await deps.claim(key, ttlMs)).claimed,
+			concurrency: SERVER_CONCURRENCY,
 		},
-		keyOf: (guildId) => guildId,
-		spreadBy: (guildId) => guildId,
-		serve: async (guildId) => {
+		turn: async ({ item: guildId }) => {
 			try {
 				await pace();
 				await checkServerAlerts(deps, guildId);
@@ -156,9 +160,6 @@ export function createAlertWatcher(options: AlertWatcherOptions): PeriodicRunner
 				deps.log.warn({ guildId, error: errorName(error) }, 'alert check failed');
 			}
 		},
-		claimOnce: async (key, ttlMs) => (await deps.claim(key, ttlMs)).claimed,
-		clock: { now: deps.now, setTimer: options.setTimer },
 		log: deps.log,
-		concurrency: SERVER_CONCURRENCY,
-	});
+	};
 }
