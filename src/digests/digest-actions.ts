@@ -5,7 +5,7 @@ import { isWeekday, type Weekday } from '../reports/report-record.js';
 import { isKnownTimeZone } from '../reports/schedule.js';
 import type { CoreContext } from '../core/core-context.js';
 import { DIGEST_SCHEMA_VERSION, type DigestRecord } from './digest-record.js';
-import { spreadOffset } from '../core/spread-job.js';
+import { spreadOffset } from '../core/periodic-runner.js';
 import { DIGEST_CHECK_MS, DIGEST_SPREAD_MS } from './digest-job.js';
 import { nextDigestAt } from './digest-schedule.js';
 import { digestStoreOf } from './digest-store.js';
