@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { refusalError } from '../form-refusal.js';
+import { refusalError } from '../http-error.js';
 import { mentionNamesOf, readManagedServer, type ManagedServer } from './manage-access.js';
 import type { ManageOutcome } from './manage-outcomes.js';
 import type { WebDeps } from '../web-deps.js';

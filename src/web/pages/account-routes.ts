@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { UserFacingError } from '../../errors.js';
 import { link, unlink } from '../../stats/link-actions.js';
-import { refusalError } from '../form-refusal.js';
+import { refusalError } from '../http-error.js';
 import type { AccountOutcome } from '../manage/manage-outcomes.js';
 import { formSession } from '../middleware.js';
 import type { WebDeps } from '../web-deps.js';
