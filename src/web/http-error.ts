@@ -1,5 +1,5 @@
 import { describeExpectedError } from '../error-messages.js';
-import { InvalidKeyError, UserFacingError } from '../errors.js';
+import { InvalidKeyError, ManageServerRequiredError, UserFacingError } from '../errors.js';
 import type { FacingMessage, MessageKey } from '../i18n/index.js';
 import type { MentionNames } from './html.js';
 
@@ -63,8 +63,6 @@ export function notFoundError(options: { json?: boolean } = {}): HttpError {
 }
 
 export interface RefusalPage {
-	/** The member lacks the permission the action asked for (Manage Server): 403 instead of 400. */
-	forbidden: boolean;
 	/** The page the form was on, linked under the words. */
 	back: { href: string; label: MessageKey };
 	names?: MentionNames;
@@ -72,14 +70,14 @@ export interface RefusalPage {
 
 /**
  * What a core action's failure on a form answers. A refusal becomes a page with the words the slash command uses
- * (400, or 403 for a permission), a service that did not answer a 503 page; the action stored nothing in either
+ * (400, or 403 when it is for a permission: ManageServerRequiredError), a service that did not answer a 503 page; the action stored nothing in either
  * case. A bug comes back unchanged, for the app's 500.
  */
 export function refusalError(error: unknown, page: RefusalPage): unknown {
 	const message = describeExpectedError(error);
 	if (message === null) return error;
 	const refused = error instanceof UserFacingError || error instanceof InvalidKeyError;
-	const status = !refused ? 503 : page.forbidden ? 403 : 400;
+	const status = !refused ? 503 : error instanceof ManageServerRequiredError ? 403 : 400;
 	return new HttpError(status, message, {
 		title: { key: status === 403 ? 'web.refusedTitle' : 'web.manage.notSavedTitle' },
 		links: [{ href: page.back.href, label: { key: page.back.label } }],

@@ -46,7 +46,6 @@ export function manageForms(deps: Pick<WebDeps, 'botGuilds'>): ManageForms {
 			} catch (error) {
 				const channels = await deps.botGuilds.channels(server.guildId).catch(() => null);
 				throw refusalError(error, {
-					forbidden: !server.actor.canManageServer,
 					back: { href: `/servers/${server.guildId}/manage${langQuery(c, '?')}`, label: 'web.manage.back' },
 					names: mentionNamesOf(server.guild, channels),
 				});
