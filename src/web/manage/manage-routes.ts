@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { describeExpectedError } from '../../error-messages.js';
 import { requireManageServer } from '../../core/actor.js';
 import { listReports } from '../../reports/report-actions.js';
 import { publicToken, setPublicPage } from '../../settings/public-page.js';
@@ -72,10 +73,14 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 			listServerGoalRecords(deps, actor, guildId),
 			listBoards(deps, actor, guildId),
 			// Where each goal stands, as /goal show says it; a server without a key or a stats service that does not
-			// answer leaves the rows with their targets only, and the page still loads.
+			// answer (an expected failure) leaves the rows with their targets only, and the page still loads. A bug
+			// goes on to the app's error page.
 			listGoals(deps, actor, { scope: 'server', guildId, guildLocale: guild.preferredLocale }).then(
 				(list) => list.goals,
-				() => [],
+				(error: unknown) => {
+					if (describeExpectedError(error) === null) throw error;
+					return [];
+				},
 			),
 		]);
 		const linker = key?.linkedBy ? await deps.botGuilds.member(guildId, key.linkedBy).catch(() => null) : null;
