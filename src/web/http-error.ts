@@ -70,8 +70,8 @@ export interface RefusalPage {
 
 /**
  * What a core action's failure on a form answers. A refusal becomes a page with the words the slash command uses
- * (400, or 403 when it is for a permission: ManageServerRequiredError), a service that did not answer a 503 page; the action stored nothing in either
- * case. A bug comes back unchanged, for the app's 500.
+ * (400, or 403 when it is for a permission: ManageServerRequiredError), a service that did not answer a 503 page;
+ * the action stored nothing in either case. A bug comes back unchanged, for the app's 500.
  */
 export function refusalError(error: unknown, page: RefusalPage): unknown {
 	const message = describeExpectedError(error);
