@@ -1,5 +1,4 @@
 import type { BotContext } from '../src/discord/context.js';
-import { replyIfCoolingDown } from '../src/discord/cooldowns.js';
 import { keyModal, readKeyField } from '../src/discord/key-modal.js';
 import { linkConfirmation } from '../src/discord/link-replies.js';
 import { memberTranslator } from '../src/i18n/index.js';
@@ -9,8 +8,7 @@ import { link } from '../src/stats/link-actions.js';
 /** The slash command this module answers: the name its definition registers (test/commands/definitions.test.ts). */
 export const name = 'link';
 
-export async function execute(interaction: CommandInteraction, ctx: BotContext): Promise<void> {
-	if (await replyIfCoolingDown(interaction, ctx, 'link')) return;
+export async function execute(interaction: CommandInteraction): Promise<void> {
 	// A modal must be the first response to its interaction: nothing may be deferred before it.
 	await interaction.showModal(keyModal('link:submit', 'modals.link.title', memberTranslator(interaction)));
 }

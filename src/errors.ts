@@ -16,6 +16,14 @@ export class UserFacingError extends Error {
 	}
 }
 
+/**
+ * The member lacks Manage Server for a change: a refusal for a permission, which the dashboard answers with 403
+ * (any other refusal is a 400). Its words are the slash command's.
+ */
+export class ManageServerRequiredError extends UserFacingError {
+	override name = 'ManageServerRequiredError';
+}
+
 /** A pasted key that cannot be a key; it never quotes the key. */
 export class InvalidKeyError extends Error {
 	override name = 'InvalidKeyError';

@@ -35,6 +35,8 @@ export interface GuildApi {
 	 */
 	sendDirectMessage(userId: string, message: ChannelMessage, options?: { nonce?: string }): Promise<void>;
 	roleState(guildId: string, roleId: string): Promise<ResourceState>;
+	/** The role's state and, when it exists, whether it is a bot's or an integration's own (nobody can be given it). */
+	describeRole(guildId: string, roleId: string): Promise<RoleDescription>;
 	channelState(guildId: string, channelId: string): Promise<ResourceState>;
 	/** The server's name as Discord has it (read once, then cached for a while); null when Discord could not say. */
 	guildName(guildId: string): Promise<string | null>;
@@ -52,6 +54,12 @@ export interface GuildApi {
 	 * ChannelRefusedError('channelGone') when the channel is not in that server.
 	 */
 	channelPermissions(guildId: string, channelId: string): Promise<bigint>;
+}
+
+export interface RoleDescription {
+	state: ResourceState;
+	/** False when the role does not exist or Discord could not be asked. */
+	managed: boolean;
 }
 
 export interface ChannelDescription {

@@ -1,4 +1,4 @@
-import { UserFacingError } from '../errors.js';
+import { ManageServerRequiredError } from '../errors.js';
 import type { FacingMessage } from '../i18n/render-message.js';
 
 /** Where a change was made: audit lines name the dashboard, a slash command needs no note. */
@@ -34,7 +34,7 @@ function manageServerRefusal(subject: ManagedSubject): FacingMessage {
 export function requireManageServer(actor: Actor, subject: ManagedSubject): void {
 	if (actor.canManageServer) return;
 	const refusal = manageServerRefusal(subject);
-	throw new UserFacingError(refusal.key, refusal.vars);
+	throw new ManageServerRequiredError(refusal.key, refusal.vars);
 }
 
 /** `{{actor}}` of an audit line: the member as a mention, and where the change came from when not a command. */

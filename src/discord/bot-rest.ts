@@ -216,6 +216,14 @@ export function botGuildApi(rest: REST, options: BotGuildApiOptions = {}): Guild
 				return 'unknown';
 			}
 		},
+		async describeRole(guildId, roleId) {
+			try {
+				const role = (await api.guilds.getRoles(guildId)).find((candidate) => candidate.id === roleId);
+				return role ? { state: 'exists', managed: role.managed } : { state: 'deleted', managed: false };
+			} catch {
+				return { state: 'unknown', managed: false };
+			}
+		},
 		async channelState(guildId, channelId) {
 			return (await describeChannel(api, guildId, channelId)).state;
 		},

@@ -85,9 +85,10 @@ export interface ReportListing {
 	max: number;
 }
 
-const DEFAULT_EVERY = 'daily';
-const DEFAULT_HOUR = 9;
-const DEFAULT_TIMEZONE = 'UTC';
+/** What `/report add` (and the manage page's form) takes when an option is left out. */
+export const DEFAULT_EVERY = 'daily';
+export const DEFAULT_HOUR = 9;
+export const DEFAULT_TIMEZONE = 'UTC';
 
 /**
  * Schedules (or replaces, or resumes) the report for one channel. Refusals carry the words `/report add` has

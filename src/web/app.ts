@@ -9,7 +9,7 @@ import { authRoutes } from './auth/auth-routes.js';
 import { manageRoutes } from './manage/manage-routes.js';
 import { pageRoutes } from './pages/page-routes.js';
 import { publicRoutes } from './public/public-routes.js';
-import { siteRoutes } from './site-routes.js';
+import { siteRoutes } from './public/site-routes.js';
 import { siteOf } from './site.js';
 import { createFoldedHistoryCache } from './pages/stats-view.js';
 import type { WebDeps } from './web-deps.js';

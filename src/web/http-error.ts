@@ -1,4 +1,6 @@
-import type { FacingMessage } from '../i18n/index.js';
+import { describeExpectedError } from '../error-messages.js';
+import { InvalidKeyError, ManageServerRequiredError, UserFacingError } from '../errors.js';
+import type { FacingMessage, MessageKey } from '../i18n/index.js';
 import type { MentionNames } from './html.js';
 
 /** The statuses the dashboard answers with when it does not answer what was asked. */
@@ -58,4 +60,27 @@ export function notFoundError(options: { json?: boolean } = {}): HttpError {
 		{ key: 'web.notFound' },
 		{ json: options.json, links: [{ href: '/', label: { key: 'web.back' } }] },
 	);
+}
+
+export interface RefusalPage {
+	/** The page the form was on, linked under the words. */
+	back: { href: string; label: MessageKey };
+	names?: MentionNames;
+}
+
+/**
+ * What a core action's failure on a form answers. A refusal becomes a page with the words the slash command uses
+ * (400, or 403 when it is for a permission: ManageServerRequiredError), a service that did not answer a 503 page;
+ * the action stored nothing in either case. A bug comes back unchanged, for the app's 500.
+ */
+export function refusalError(error: unknown, page: RefusalPage): unknown {
+	const message = describeExpectedError(error);
+	if (message === null) return error;
+	const refused = error instanceof UserFacingError || error instanceof InvalidKeyError;
+	const status = !refused ? 503 : error instanceof ManageServerRequiredError ? 403 : 400;
+	return new HttpError(status, message, {
+		title: { key: status === 403 ? 'web.refusedTitle' : 'web.manage.notSavedTitle' },
+		links: [{ href: page.back.href, label: { key: page.back.label } }],
+		names: page.names,
+	});
 }

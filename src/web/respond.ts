@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { renderMessage, type FacingMessage } from '../i18n/index.js';
 import { discordTextToHtml, type SafeHtml } from './html.js';
 import { HttpError, jsonCodeOf, type ErrorStatus } from './http-error.js';
-import { messageBody, renderPage, type PageFrame } from './pages.js';
+import { messageBody, renderPage, type PageFrame } from './layout.js';
 import { herePath, localeOf, translatorOf, type WebEnv } from './web-env.js';
 
 const DEFAULT_TITLES = {

@@ -209,10 +209,14 @@ describe('cooldowns', () => {
 		assert.doesNotMatch(other.content, /try again/, 'cooldowns are per member');
 	});
 
-	it('/link has its own cooldown', async () => {
-		const first = await h.sandbox.dispatchCommand({ name: 'link', userId: USER }).firstResponse();
-		assert.equal(first.type, 9);
-		const second = h.sandbox.dispatchCommand({ name: 'link', userId: USER });
-		assert.match((await second.finalMessage()).content, /try again in/);
+	it('/link has its own cooldown, held by the link action: a second key within it is refused and changes nothing', async () => {
+		const key = createAccount(h, 'cooling');
+		const first = await linkViaModal(h, key, { userId: USER });
+		assert.doesNotMatch(first.message.content, /try again/, "/stats's cooldown is not /link's");
+		const second = await linkViaModal(h, createAccount(h, 'other-account'), { userId: USER });
+		assert.equal(second.modal.type, 9, 'the modal still opens: the key is what the cooldown holds back');
+		assert.ok(second.message.isEphemeral);
+		assert.match(second.message.content, /try again in (29|30) s/);
+		assert.equal((await h.bot.ctx.links.getUserLink(USER))?.accountName, 'cooling', 'the first link stays');
 	});
 });

@@ -9,11 +9,13 @@ import {
 	dispatchGatewayEvent,
 	withMemberRoles,
 } from '../settings/sandbox-members.js';
+import { translator } from '../../src/i18n/index.js';
 import { ADMIN_PERMISSIONS, EPHEMERAL, startHarness, type Harness } from '../app/harness.js';
+
+const en = translator('en-US');
 
 const ADMIN = '310000000000000011';
 const MEMBER = '310000000000000012';
-const ROLE = '320000000000000001';
 const GONE_CHANNEL = '499999999999999999';
 
 type Option = { name: string; type: number; value: string | number };
@@ -23,12 +25,16 @@ describe('/settings through the Discord stand-in', () => {
 	let guildId: string;
 	let shareChannel: string;
 	let auditChannel: string;
+	/** A role of the server anyone can be given: the action asks Discord for the role a change sets. */
+	let role: string;
 
 	before(async () => {
 		h = await startHarness();
 		withMemberRoles(h.sandbox);
 		guildId = h.sandbox.guildIds[0]!;
 		[, shareChannel, auditChannel] = h.sandbox.guilds[0]!.channelIds as [string, string, string];
+		const roles = h.sandbox.guilds[0]!.roles() as { id: string; managed: boolean }[];
+		role = roles.find((candidate) => !candidate.managed && candidate.id !== guildId)!.id;
 		// What the lead wires in src/app: the gateway's raw deletions reach the settings.
 		h.bot.client!.on('raw', (packet: { t?: string; d?: unknown }) => {
 			const resource = deletedResourceOf(packet);
@@ -120,7 +126,7 @@ describe('/settings through the Discord stand-in', () => {
 
 	it('set takes any combination, answers with each change, and posts one audit line without any key', async () => {
 		const reply = await settings('set', [
-			{ name: 'share-role', type: 8, value: ROLE },
+			{ name: 'share-role', type: 8, value: role },
 			{ name: 'share-channel', type: 7, value: shareChannel },
 			{ name: 'audit-channel', type: 7, value: auditChannel },
 			{ name: 'default-days', type: 4, value: 90 },
@@ -128,7 +134,7 @@ describe('/settings through the Discord stand-in', () => {
 		]);
 		assert.ok(reply.isEphemeral);
 		assert.match(reply.content, /Settings updated:/);
-		assert.match(reply.content, new RegExp(`\`share-role\`: <@&${ROLE}>`));
+		assert.match(reply.content, new RegExp(`\`share-role\`: <@&${role}>`));
 		assert.match(reply.content, new RegExp(`\`share-channel\`: <#${shareChannel}>`));
 		assert.match(reply.content, /`default-days`: 90 days/);
 		assert.match(reply.content, /`language`: Deutsch/);
@@ -139,7 +145,7 @@ describe('/settings through the Discord stand-in', () => {
 		assert.match(line!, new RegExp(`<#${shareChannel}>`));
 		assert.equal(h.sandbox.channelMessages(auditChannel)[0]!.isEphemeral, false);
 		const stored = await h.bot.ctx.settings.get(guildId);
-		assert.equal(stored.shareRoleId, ROLE);
+		assert.equal(stored.shareRoleId, role);
 		assert.equal(stored.defaultDays, 90);
 		assert.equal(stored.language, 'de');
 	});
@@ -159,8 +165,18 @@ describe('/settings through the Discord stand-in', () => {
 		assert.equal(auditLines().length, 1);
 	});
 
+	it("set refuses a bot's own (managed) role in the words the manage page uses, and changes nothing", async () => {
+		const before = await h.bot.ctx.settings.get(guildId);
+		const botRole = h.sandbox.guilds[0]!.botRoleId!;
+		const reply = await settings('set', [{ name: 'share-role', type: 8, value: botRole }]);
+		assert.ok(reply.isEphemeral);
+		assert.equal(reply.content, en('settings.roleManaged'));
+		assert.deepEqual(await h.bot.ctx.settings.get(guildId), before);
+		assert.equal(auditLines().length, 1);
+	});
+
 	it('a role deleted on Discord (GUILD_ROLE_DELETE) counts as unset, and show says it was deleted', async () => {
-		dispatchGatewayEvent(h.sandbox, 'GUILD_ROLE_DELETE', { guild_id: guildId, role_id: ROLE }, guildId);
+		dispatchGatewayEvent(h.sandbox, 'GUILD_ROLE_DELETE', { guild_id: guildId, role_id: role }, guildId);
 		await waitUntil(async () => (await h.bot.ctx.settings.get(guildId)).shareRoleId === null, 5000);
 		const shown = await settings('show');
 		assert.match(shown.content, /Who may post publicly: everyone \(the role set before was deleted\)/);

@@ -94,6 +94,9 @@ describe('audit lines over the bot token REST (the stand-in)', () => {
 		const role = (guild.roles()[2] as { id: string }).id;
 		assert.equal(await guildApi.roleState(guildId, role), 'exists');
 		assert.equal(await guildApi.roleState(guildId, '320000000000000001'), 'deleted');
+		assert.deepEqual(await guildApi.describeRole(guildId, role), { state: 'exists', managed: false });
+		assert.deepEqual(await guildApi.describeRole(guildId, guild.botRoleId!), { state: 'exists', managed: true });
+		assert.deepEqual(await guildApi.describeRole(guildId, '320000000000000001'), { state: 'deleted', managed: false });
 		sandbox.assertNoViolations();
 	});
 });

@@ -3,6 +3,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import type { SettingsInput } from '../../src/settings/read-options.js';
 import { resetSettings, setSettings, showSettings } from '../../src/settings/settings-actions.js';
 import { DEFAULT_SETTINGS } from '../../src/settings/settings-record.js';
+import { ManageServerRequiredError } from '../../src/errors.js';
 import {
 	admin,
 	ADMIN,
@@ -28,6 +29,7 @@ describe('the settings, the actions', () => {
 		await t.ctx.settings.reset(GUILD);
 		t.posts.length = 0;
 		t.deleted.clear();
+		t.managed.clear();
 	});
 	after(async () => t.close());
 
@@ -130,6 +132,77 @@ describe('the settings, the actions', () => {
 		});
 		assert.deepEqual(changed, ['serverStatsRoleId', 'shareChannelId', 'defaultDays', 'language']);
 		assert.deepEqual(after, { ...DEFAULT_SETTINGS, defaultMetric: 'joins' });
+	});
+
+	test('a refusal for Manage Server is its own type, so the dashboard answers it with 403', async () => {
+		await assert.rejects(setSettings(t.ctx, member('dashboard'), GUILD, { 'default-days': 7 }), (error: unknown) => {
+			assert.ok(error instanceof ManageServerRequiredError);
+			return true;
+		});
+		await assert.rejects(setSettings(t.ctx, admin(), GUILD, { 'default-days': 31 }), (error: unknown) => {
+			assert.ok(!(error instanceof ManageServerRequiredError), 'a wrong value is not about a permission');
+			return true;
+		});
+	});
+
+	test("a role Discord reports deleted or a bot's own (managed) is refused for both front ends", async () => {
+		t.deleted.add(ROLE);
+		const BOT_ROLE = '320000000000000002';
+		t.managed.add(BOT_ROLE);
+		for (const origin of ['discord', 'dashboard'] as const) {
+			await assert.rejects(
+				setSettings(t.ctx, admin(origin), GUILD, { 'server-stats-role': ROLE }),
+				refusedWith('settings.roleNotChoosable'),
+			);
+			await assert.rejects(
+				setSettings(t.ctx, admin(origin), GUILD, { 'share-role': BOT_ROLE, 'default-days': 7 }),
+				refusedWith('settings.roleManaged'),
+			);
+		}
+		assert.deepEqual(await t.ctx.settings.get(GUILD), DEFAULT_SETTINGS, 'nothing changed');
+		assert.deepEqual(t.posts, []);
+	});
+
+	test('a whole form: only what differs from the stored settings is checked, changed and in the audit line', async () => {
+		await t.ctx.settings.update(GUILD, { auditChannelId: AUDIT_CHANNEL, shareRoleId: ROLE, defaultDays: 90 });
+		// The stored role became a bot's own since: left as it is, it is no change and no refusal.
+		t.managed.add(ROLE);
+		const form: SettingsInput = {
+			'server-stats-role': '',
+			'share-role': ROLE,
+			'share-channel': '',
+			'default-days': '90',
+			'default-metric': 'joins',
+			language: 'auto',
+			'audit-channel': { id: AUDIT_CHANNEL, type: 0 },
+		};
+		const { after, changed } = await setSettings(t.ctx, admin('dashboard'), GUILD, form, {
+			guildLocale: 'en-US',
+			wholeForm: true,
+		});
+		assert.deepEqual(changed, ['defaultMetric']);
+		assert.equal(after.defaultMetric, 'joins');
+		assert.equal(after.shareRoleId, ROLE);
+		assert.equal(auditLines(t).length, 1);
+		assert.match(auditLines(t)[0]!, /`default-metric`/);
+		assert.doesNotMatch(auditLines(t)[0]!, /share-role|default-days/);
+
+		const again = await setSettings(
+			t.ctx,
+			admin('dashboard'),
+			GUILD,
+			{ ...form, 'default-metric': 'joins' },
+			{
+				wholeForm: true,
+			},
+		);
+		assert.deepEqual(again.changed, [], 'the same form again changes nothing');
+		assert.equal(auditLines(t).length, 1, 'and posts no audit line');
+		await assert.rejects(
+			setSettings(t.ctx, member('dashboard'), GUILD, form, { wholeForm: true }),
+			refusedWith('errors.manageServerRequired'),
+			'an unchanged form still needs Manage Server',
+		);
 	});
 
 	test('reset: back to the defaults, the line goes to the audit channel from before, which it unset', async () => {

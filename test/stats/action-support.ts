@@ -11,6 +11,7 @@ import { createLogger } from '../../src/logger.js';
 import { createSettingsStore } from '../../src/settings/settings-store.js';
 import type { StatsSnapshot } from '../../src/stats-api/snapshot.js';
 import type { CoreContext } from '../../src/core/core-context.js';
+import { Cooldowns } from '../../src/store/cooldowns.js';
 import { createKeyedMutex } from '../../src/store/locks.js';
 import { makeSnapshot } from '../history/snapshots.js';
 import { sqliteBackend, type OpenedBackend } from '../links/backends.js';
@@ -45,13 +46,15 @@ export const member = (origin: Actor['origin'] = 'discord'): Actor => ({
 });
 
 export interface ActionTestContext {
-	ctx: Pick<CoreContext, 'links' | 'stores' | 'history' | 'settings' | 'guildApi' | 'log' | 'now'>;
+	ctx: Pick<CoreContext, 'links' | 'stores' | 'history' | 'settings' | 'guildApi' | 'log' | 'now' | 'cooldowns'>;
 	/** Key -> the account the stats API knows it as; any other key is rejected as a 401 would. */
 	accounts: Map<string, string>;
 	/** What was posted to each channel, in order. */
 	posts: { channelId: string; content: string }[];
 	/** Roles and channels Discord reports deleted. */
 	deleted: Set<string>;
+	/** Roles Discord reports as a bot's or an integration's own. */
+	managed: Set<string>;
 	logs: string[];
 	verifyCalls: number;
 	/** Every byte the SQLite store wrote, as text to search. */
@@ -70,6 +73,7 @@ export async function openActionContext(): Promise<ActionTestContext> {
 		accounts: new Map(),
 		posts: [],
 		deleted: new Set(),
+		managed: new Set(),
 		logs,
 		verifyCalls: 0,
 		dumpStore: () => opened.dumpRaw(),
@@ -89,8 +93,9 @@ export async function openActionContext(): Promise<ActionTestContext> {
 			test.posts.push({ channelId, content: message.content ?? '' });
 		},
 		roleState: async (_guildId, roleId) => stateOf(roleId),
+		describeRole: async (_guildId, roleId) => ({ state: await stateOf(roleId), managed: test.managed.has(roleId) }),
 		channelState: async (_guildId, channelId) => stateOf(channelId),
-	} as Pick<GuildApi, 'postMessage' | 'roleState' | 'channelState'> as GuildApi;
+	} as Pick<GuildApi, 'postMessage' | 'roleState' | 'describeRole' | 'channelState'> as GuildApi;
 	test.ctx = {
 		links: createLinkStore({ keyv: stores.links, secret: Buffer.alloc(32, 0xa5), verifyKey: verifyWithStats(stats) }),
 		stores,
@@ -99,6 +104,8 @@ export async function openActionContext(): Promise<ActionTestContext> {
 		guildApi,
 		log,
 		now,
+		// No cooldown unless a test sets one: most tests link the same member more than once.
+		cooldowns: new Cooldowns(0, now),
 	};
 	return test;
 }

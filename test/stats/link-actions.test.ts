@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { MAX_API_KEY_LENGTH, MIN_API_KEY_LENGTH } from '../../src/api-key.js';
 import { describeExpectedError } from '../../src/error-messages.js';
 import { UpstreamUnreachableError, UserFacingError } from '../../src/errors.js';
+import { Cooldowns } from '../../src/store/cooldowns.js';
 import { historyAccountId } from '../../src/history/account-id.js';
 import { link, unlink } from '../../src/stats/link-actions.js';
 import { makeSnapshot } from '../history/snapshots.js';
@@ -56,6 +57,7 @@ describe('link and unlink, the actions', () => {
 
 	test('an unreachable stats API: nothing saved, and the words say to run /link again', async () => {
 		const unreachable = {
+			cooldowns: t.ctx.cooldowns,
 			links: {
 				...t.ctx.links,
 				linkUser: async () => {
@@ -68,6 +70,27 @@ describe('link and unlink, the actions', () => {
 		assert.equal(error.key, 'errors.keyNotSaved');
 		assert.deepEqual(error.vars, { reason: { key: 'errors.unreachable' }, command: 'link' });
 		assert.ok(!everythingIn(error).includes(KEY));
+	});
+
+	test("a second key within /link's cooldown is refused in its words, and the stats API is not asked", async () => {
+		// An account of its own: the links made here must not hold acme's history in the test after this one.
+		const key = 'sk_live_CoolingCooling0000';
+		t.accounts.set(key, 'cooling');
+		let clock = NOW;
+		const ctx = { ...t.ctx, cooldowns: new Cooldowns(30, () => clock) };
+		const userId = '330000000000000004';
+		await link(ctx, userId, key);
+		const calls = t.verifyCalls;
+		clock += 10_000;
+		await assert.rejects(
+			link(ctx, userId, key),
+			(error: unknown) =>
+				error instanceof UserFacingError && error.key === 'errors.cooldown' && error.vars.seconds === 20,
+		);
+		assert.equal(t.verifyCalls, calls, 'no key went to the stats API during the cooldown');
+		await link(ctx, '330000000000000005', key).then((info) => assert.equal(info.accountName, 'cooling', 'per member'));
+		clock += 20_000;
+		assert.equal((await link(ctx, userId, key)).accountName, 'cooling', 'after it, the member links again');
 	});
 
 	test('unlink removes the link; the history goes once no link reads the account', async () => {

@@ -80,6 +80,7 @@ export function recordingGuildApi(now: () => number): RecordingGuildApi {
 		messageState: async () => 'exists',
 		sendDirectMessage: async () => undefined,
 		roleState: async () => 'exists',
+		describeRole: async () => ({ state: 'exists', managed: false }),
 		guildName: async () => 'Watch Guild',
 		describeChannel: async (_guildId, channelId) =>
 			api.permissions.has(channelId)

@@ -72,6 +72,7 @@ const ctx = {
 		messageState: async () => 'exists',
 		sendDirectMessage: async () => undefined,
 		roleState: async () => 'exists',
+		describeRole: async () => ({ state: 'exists', managed: false }),
 		channelState: async () => 'exists',
 		channelPermissions: async () => 0n,
 	},

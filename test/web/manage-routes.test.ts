@@ -262,7 +262,10 @@ describe('the start page', () => {
 		const home = await (await admin.request('/?lang=de')).text();
 		assert.equal(home.match(new RegExp(`/servers/${guildId}`, 'gu'))?.length, 1, 'one link, to the server page');
 		assert.match(home, new RegExp(`<a href="/servers/${guildId}\\?lang=de">`, 'u'));
-		assert.doesNotMatch(home, new RegExp(unkeyed, 'u'), 'no server without a key (docs/web-dashboard.md)');
+		// A server without a key has no server page: only "Set up", to its manage page (docs/web-dashboard.md).
+		assert.deepEqual(home.match(new RegExp(`href="[^"]*${unkeyed}[^"]*"`, 'gu')), [
+			`href="/servers/${unkeyed}/manage?lang=de"`,
+		]);
 		const keyless = await admin.request(`/servers/${unkeyed}/manage`);
 		assert.equal(keyless.status, 404, 'the same 404 as its server page');
 		const keylessPage = await keyless.text();
@@ -273,6 +276,7 @@ describe('the start page', () => {
 		assertBackTo(await admin.post(`/servers/${unkeyed}/key`, { key: otherKey }), unkeyed);
 		const keyed = await (await admin.request('/')).text();
 		assert.match(keyed, new RegExp(`<a href="/servers/${unkeyed}">`, 'u'), 'with its key, its server page');
+		assert.doesNotMatch(keyed, new RegExp(`/servers/${unkeyed}/manage`, 'u'), 'and nothing left to set up');
 		assertBackTo(await admin.post(`/servers/${unkeyed}/key`, { action: 'remove' }), unkeyed);
 
 		const member = await (await (await loggedIn(MEMBER)).request('/')).text();
@@ -498,6 +502,26 @@ describe("an action's refusal", () => {
 				{ 'server-stats-role': role },
 				en('settings.roleNotChoosable'),
 			);
+		}
+	});
+
+	it("refuses a bot's own (managed) role with /settings set's words: the settings action asks Discord", async () => {
+		const botRole = h.sandbox.guilds.find((guild) => guild.id === guildId)!.botRoleId!;
+		const before = await h.services.ctx.settings.get(guildId);
+		const admin = await loggedIn(ADMIN);
+		await refused(admin, `/servers/${guildId}/settings`, { 'share-role': botRole }, en('settings.roleManaged'));
+		assert.deepEqual(await h.services.ctx.settings.get(guildId), before, 'nothing stored');
+	});
+
+	it('says a stat channel or board added paused, with the reason, as /statchannel add and /board add do', async () => {
+		const admin = await loggedIn(ADMIN);
+		for (const [code, key, reason] of [
+			['statchannel-paused-gone', 'web.manage.done.statChannelPaused', 'watch.paused.channelGone'],
+			['board-paused-permissions', 'web.manage.done.boardPaused', 'watch.paused.missingPermissions'],
+		] as const) {
+			const page = await (await admin.request(`${managePath()}?done=${code}`)).text();
+			const line = /<p class="outcome" role="status">([^<]*)<\/p>/u.exec(page)?.[1];
+			assert.equal(line, escapeText(en(key, { reason: en(reason) })), code);
 		}
 	});
 

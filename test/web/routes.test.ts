@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { createWebApp } from '../../src/web/app.js';
 import { DIGEST_SCHEMA_VERSION, digestKey } from '../../src/digests/digest-record.js';
 import { digestStoreOf } from '../../src/digests/digest-store.js';
+import { translator } from '../../src/i18n/index.js';
 import {
 	Browser,
 	createAccount,
@@ -17,6 +18,8 @@ const ALICE = '310000000000000201'; // member with the server-stats role
 const BOB = '310000000000000202'; // member without it
 const ADMIN = '310000000000000203'; // Manage Server through a role, not the stats role
 const STRANGER = '310000000000000204'; // not a member of the server
+const en = translator('en-US');
+const SETTER = '310000000000000205'; // Manage Server in both servers: one with a key, one the bot has just joined
 const SECURITY_HEADERS = ['content-security-policy', 'x-content-type-options', 'referrer-policy'];
 
 let h: WebHarness;
@@ -265,6 +268,22 @@ describe('pages and access', () => {
 		assert.match(aliceBody, /href="\/me"/u);
 		const bob = await (await loggedIn(BOB)).request('/');
 		assert.doesNotMatch(await bob.text(), new RegExp(`/servers/${guildId}`, 'u'), 'the rules refuse Bob');
+	});
+
+	it('offers "Set up" for a server the member manages where the bot has no key yet, to its manage page only', async () => {
+		const owners = h.sandbox.addRole(otherGuildId, { name: 'Owners', permissions: BigInt(MANAGE_GUILD) }).id;
+		h.sandbox.setMember(otherGuildId, SETTER, { roles: [owners] });
+		h.sandbox.setMember(guildId, SETTER, { roles: [managersRole] });
+		const body = await (await (await loggedIn(SETTER)).request('/')).text();
+		const count = (text: string) => body.split(text).length - 1;
+		assert.equal(count(`href="/servers/${guildId}"`), 1, 'the server with a key: its one link');
+		assert.equal(count(`href="/servers/${otherGuildId}"`), 0, 'no server page before a key');
+		assert.equal(count(`href="/servers/${otherGuildId}/manage"`), 1, 'the keyless one: its manage page');
+		assert.equal(count(`/servers/${guildId}/manage`), 0, 'a server with a key needs no setting up');
+		assert.ok(body.includes(en('web.setUpTitle')));
+		assert.ok(body.includes(en('web.setUp', { server: h.sandbox.guilds.find((g) => g.id === otherGuildId)!.name })));
+		const alice = await (await (await loggedIn(ALICE)).request('/')).text();
+		assert.ok(!alice.includes(en('web.setUpTitle')), 'a member who manages no keyless server sees no such list');
 	});
 
 	it('shows the member their own account, escaped, with chart data, table and CSV link', async () => {

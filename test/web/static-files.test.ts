@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { renderPage } from '../../src/web/pages.js';
+import { renderPage } from '../../src/web/layout.js';
 import { html } from '../../src/web/html.js';
 import {
 	acceptedCodings,

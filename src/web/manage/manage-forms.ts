@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { refusalError } from '../form-refusal.js';
+import { refusalError } from '../http-error.js';
 import { mentionNamesOf, readManagedServer, type ManagedServer } from './manage-access.js';
 import type { ManageOutcome } from './manage-outcomes.js';
 import type { WebDeps } from '../web-deps.js';
@@ -46,7 +46,6 @@ export function manageForms(deps: Pick<WebDeps, 'botGuilds'>): ManageForms {
 			} catch (error) {
 				const channels = await deps.botGuilds.channels(server.guildId).catch(() => null);
 				throw refusalError(error, {
-					forbidden: !server.actor.canManageServer,
 					back: { href: `/servers/${server.guildId}/manage${langQuery(c, '?')}`, label: 'web.manage.back' },
 					names: mentionNamesOf(server.guild, channels),
 				});

@@ -1,5 +1,5 @@
 // What the manage page shows, and the small helpers every one of its sections words itself with.
-import type { Locale, MessageKey, Translate } from '../../i18n/index.js';
+import type { FacingMessage, Locale, MessageKey, Translate } from '../../i18n/index.js';
 import type { LinkStatus } from '../../links/link-model.js';
 import type { ReportListing } from '../../reports/report-actions.js';
 import type { ServerSettings } from '../../settings/settings-record.js';
@@ -22,7 +22,7 @@ export interface ManagePageData {
 	/** `?lang=xx` when the member chose a language in the URL, kept by every form and link; else ''. */
 	langQuery: string;
 	/** The outcome of the form sent just before, as a message. */
-	done: MessageKey | null;
+	done: FacingMessage | null;
 	key: LinkStatus | null;
 	/** The name of the member who linked the key, when the bot can still read them. */
 	linkerName: string | null;

@@ -1,3 +1,4 @@
+import { renderMessage } from '../../i18n/index.js';
 import { embedSnippets } from '../public/embed-snippets.js';
 import { html, type SafeHtml } from '../html.js';
 import { boardsManageSection } from './manage-boards.js';
@@ -11,7 +12,7 @@ export function manageBody(page: ManagePageData): SafeHtml {
 	const { t } = page;
 	const serverPath = `/servers/${page.guildId}`;
 	return html`<h1>${t('web.manage.heading', { server: page.guildName })}</h1>
-		${page.done ? html`<p class="outcome" role="status">${t(page.done)}</p>` : ''}
+		${page.done ? html`<p class="outcome" role="status">${renderMessage(t, page.done)}</p>` : ''}
 		<p>${t('web.manage.intro')}</p>
 		${page.key ? html`<p class="to-server"><a href="${serverPath}${page.langQuery}">${t('web.manage.toServerPage')}</a></p>` : ''}
 		<nav class="manage-sections" aria-label="${t('web.manage.sections')}">
@@ -42,7 +43,7 @@ export function manageBody(page: ManagePageData): SafeHtml {
 export function manageKeylessBody(page: KeySectionData & Pick<ManagePageData, 'guildName' | 'done'>): SafeHtml {
 	const { t } = page;
 	return html`<h1>${t('web.manage.heading', { server: page.guildName })}</h1>
-		${page.done ? html`<p class="outcome" role="status">${t(page.done)}</p>` : ''} ${keySection(page)}`;
+		${page.done ? html`<p class="outcome" role="status">${renderMessage(t, page.done)}</p>` : ''} ${keySection(page)}`;
 }
 
 function publicSection(page: ManagePageData): SafeHtml {

@@ -9,6 +9,7 @@ import { formSession } from '../middleware.js';
 import type { WebDeps } from '../web-deps.js';
 import type { WebEnv } from '../web-env.js';
 import { field, manageForms, numberField } from './manage-forms.js';
+import { pausedOutcome } from './manage-outcomes.js';
 
 /**
  * The manage page's list forms: reports, stat channels, boards, alerts and goals. Each adds with the fields named
@@ -54,14 +55,15 @@ export function manageRecordRoutes(deps: WebDeps): Hono<WebEnv> {
 			return back(c, server, removed ? 'statchannel-removed' : 'nothing-removed', 'stat-channels');
 		}
 		const channel = await chosenChannel(deps.botGuilds, guildId, field(form, 'channel'));
-		await refusing(c, server, () =>
+		const added = await refusing(c, server, () =>
 			addStatChannel(deps, actor, guildId, {
 				channel,
 				figure: field(form, 'figure') || null,
 				guildLocale: guild.preferredLocale,
 			}),
 		);
-		return back(c, server, 'statchannel-added', 'stat-channels');
+		const outcome = added.state === 'paused' ? pausedOutcome('statchannel', added.pause) : 'statchannel-added';
+		return back(c, server, outcome, 'stat-channels');
 	});
 
 	manage.post('/servers/:guildId/boards', formSession, async (c) => {
@@ -72,7 +74,7 @@ export function manageRecordRoutes(deps: WebDeps): Hono<WebEnv> {
 			return back(c, server, removed ? 'board-removed' : 'nothing-removed', 'boards');
 		}
 		const channel = await chosenChannel(deps.botGuilds, guildId, field(form, 'channel'));
-		await refusing(c, server, () =>
+		const added = await refusing(c, server, () =>
 			addBoard(deps, actor, guildId, {
 				channel,
 				days: field(form, 'days') || null,
@@ -80,7 +82,7 @@ export function manageRecordRoutes(deps: WebDeps): Hono<WebEnv> {
 				guildLocale: guild.preferredLocale,
 			}),
 		);
-		return back(c, server, 'board-added', 'boards');
+		return back(c, server, added.state === 'paused' ? pausedOutcome('board', added.pause) : 'board-added', 'boards');
 	});
 
 	manage.post('/servers/:guildId/alerts', formSession, async (c) => {

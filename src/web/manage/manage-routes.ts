@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
+import { describeExpectedError } from '../../error-messages.js';
 import { requireManageServer } from '../../core/actor.js';
-import { UserFacingError } from '../../errors.js';
 import { listReports } from '../../reports/report-actions.js';
 import { publicToken, setPublicPage } from '../../settings/public-page.js';
 import { resetSettings, setSettings } from '../../settings/settings-actions.js';
@@ -73,10 +73,14 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 			listServerGoalRecords(deps, actor, guildId),
 			listBoards(deps, actor, guildId),
 			// Where each goal stands, as /goal show says it; a server without a key or a stats service that does not
-			// answer leaves the rows with their targets only, and the page still loads.
+			// answer (an expected failure) leaves the rows with their targets only, and the page still loads. A bug
+			// goes on to the app's error page.
 			listGoals(deps, actor, { scope: 'server', guildId, guildLocale: guild.preferredLocale }).then(
 				(list) => list.goals,
-				() => [],
+				(error: unknown) => {
+					if (describeExpectedError(error) === null) throw error;
+					return [];
+				},
 			),
 		]);
 		const linker = key?.linkedBy ? await deps.botGuilds.member(guildId, key.linkedBy).catch(() => null) : null;
@@ -143,15 +147,12 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 			await refusing(c, server, () => resetSettings(deps, actor, guildId, options));
 			return back(c, server, 'settings-reset', 'settings');
 		}
-		const input = await refusing(c, server, async () =>
-			settingsInputOf(server, form, await deps.settings.get(guildId)),
+		// The whole form goes to the action, which changes (and names in the audit line) only what differs.
+		const input = await settingsInputOf(server, form);
+		const { changed } = await refusing(c, server, () =>
+			setSettings(deps, actor, guildId, input, { ...options, wholeForm: true }),
 		);
-		if (Object.keys(input).length === 0) {
-			await refusing(c, server, () => requireManageServer(actor, 'settings'));
-			return back(c, server, 'settings-unchanged', 'settings');
-		}
-		await refusing(c, server, () => setSettings(deps, actor, guildId, input, options));
-		return back(c, server, 'settings-saved', 'settings');
+		return back(c, server, changed.length === 0 ? 'settings-unchanged' : 'settings-saved', 'settings');
 	});
 
 	manage.post('/servers/:guildId/public', formSession, async (c) => {
@@ -171,35 +172,15 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 		return c.redirect(`/servers/${server.guildId}?done=public-${enabled}${langQuery(c, '&')}`, 303);
 	});
 
-	/**
-	 * The settings form as `/settings set` options, only those that differ from what is stored: the audit line
-	 * names what changed, not every field of the form. A role must be one of the server's (never @everyone); a
-	 * channel's type comes from the server's list.
-	 */
-	async function settingsInputOf(server: ManagedServer, form: Form, current: ServerSettings): Promise<SettingsInput> {
+	/** The settings form as `/settings set` options, each field it holds; a channel's type from the server's list. */
+	async function settingsInputOf(server: ManagedServer, form: Form): Promise<SettingsInput> {
 		const input: SettingsInput = {};
-		const differs = (name: string, stored: string) => name in form && field(form, name) !== stored;
-		for (const [name, stored] of [
-			['server-stats-role', current.serverStatsRoleId],
-			['share-role', current.shareRoleId],
-		] as const) {
-			if (!differs(name, stored ?? '')) continue;
-			const roleId = field(form, name);
-			const known = server.guild.roles.some((role) => role.id === roleId && role.id !== server.guildId);
-			// Not from the page's list: Discord's picker could not have sent it either.
-			if (roleId !== '' && !known) throw new UserFacingError('settings.roleNotChoosable');
-			input[name] = roleId;
+		for (const name of ['server-stats-role', 'share-role', 'default-days', 'default-metric', 'language'] as const) {
+			if (name in form) input[name] = field(form, name);
 		}
-		for (const [name, stored] of [
-			['share-channel', current.shareChannelId],
-			['audit-channel', current.auditChannelId],
-		] as const) {
-			if (differs(name, stored ?? ''))
-				input[name] = await chosenChannel(deps.botGuilds, server.guildId, field(form, name));
+		for (const name of ['share-channel', 'audit-channel'] as const) {
+			if (name in form) input[name] = await chosenChannel(deps.botGuilds, server.guildId, field(form, name));
 		}
-		if (differs('default-days', String(current.defaultDays))) input['default-days'] = field(form, 'default-days');
-		if (differs('default-metric', current.defaultMetric)) input['default-metric'] = field(form, 'default-metric');
-		if (differs('language', current.language)) input.language = field(form, 'language');
 		return input;
 	}
 

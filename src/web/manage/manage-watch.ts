@@ -2,6 +2,7 @@
 // slash command's options, and a remove button per row.
 import type { MessageKey } from '../../i18n/index.js';
 import { describePause, describeSchedule } from '../../reports/describe-pause.js';
+import { DEFAULT_EVERY, DEFAULT_HOUR, DEFAULT_TIMEZONE } from '../../reports/report-actions.js';
 import { REPORT_FREQUENCIES, WEEKDAYS, type Weekday } from '../../reports/report-record.js';
 import { describeAlertState, describeFigure, describeRule, describeWatchPause } from '../../watch/describe.js';
 import { ALERT_KINDS, STAT_FIGURES } from '../../watch/watch-record.js';
@@ -12,7 +13,6 @@ import { action, channelName, discordText, listed, text, type ManagePageData } f
 
 /** Hours a report may post at, as `/report add hour:` takes them. */
 const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
-const DEFAULT_HOUR = 9;
 
 /** `/report add`'s option descriptions label the add form's fields. */
 const REPORT_LABELS = {
@@ -26,6 +26,9 @@ const REPORT_LABELS = {
 export function reportsSection(page: ManagePageData): SafeHtml {
 	const { t, reports } = page;
 	const label = (option: keyof typeof REPORT_LABELS) => t(REPORT_LABELS[option]);
+	// One line, as the page has always had it: formatted, the tag would break over several.
+	// prettier-ignore
+	const timezoneInput = html`<input id="report-timezone" name="timezone" value="${DEFAULT_TIMEZONE}" maxlength="64" autocomplete="off" spellcheck="false" />`;
 	const rows = reports.reports.map(({ record, nextDue, pause }): ListRow => {
 		const state = pause
 			? text(page, 'web.manage.paused', { reason: describePause(t, pause) })
@@ -57,7 +60,7 @@ export function reportsSection(page: ManagePageData): SafeHtml {
 				'every',
 				label('every'),
 				REPORT_FREQUENCIES.map((every) => ({ value: every, label: t(`choices.every.${every}`) })),
-				'daily',
+				DEFAULT_EVERY,
 			)}
 			${select(
 				'report-hour',
@@ -68,7 +71,7 @@ export function reportsSection(page: ManagePageData): SafeHtml {
 			)}
 			<p class="field">
 				<label for="report-timezone">${label('timezone')}</label>
-				<input id="report-timezone" name="timezone" value="UTC" maxlength="64" autocomplete="off" spellcheck="false" />
+				${timezoneInput}
 			</p>
 			${select(
 				'report-weekday',

@@ -1,7 +1,6 @@
 import { Hono, type Context } from 'hono';
-import { UserFacingError } from '../../errors.js';
 import { link, unlink } from '../../stats/link-actions.js';
-import { refusalError } from '../form-refusal.js';
+import { refusalError } from '../http-error.js';
 import type { AccountOutcome } from '../manage/manage-outcomes.js';
 import { formSession } from '../middleware.js';
 import type { WebDeps } from '../web-deps.js';
@@ -15,11 +14,7 @@ export function accountRoutes(deps: WebDeps): Hono<WebEnv> {
 		const form = await c.req.parseBody();
 		const key = typeof form.key === 'string' ? form.key : '';
 		const userId = c.get('member').userId;
-		const refused = (error: unknown) =>
-			refusalError(error, { forbidden: false, back: { href: mePath(c), label: 'web.me.back' } });
-		// The cooldown `/link` has (STATS_COOLDOWN_SECONDS, shared with it): every try asks the stats API with a key.
-		const wait = await deps.cooldowns.take(userId, 'link');
-		if (wait > 0) throw refused(new UserFacingError('errors.cooldown', { seconds: wait }));
+		const refused = (error: unknown) => refusalError(error, { back: { href: mePath(c), label: 'web.me.back' } });
 		// The key goes to the action and nowhere else: not a log line, not the page, not the redirect.
 		await link(deps, userId, key).catch((error: unknown) => {
 			throw refused(error);
@@ -29,7 +24,7 @@ export function accountRoutes(deps: WebDeps): Hono<WebEnv> {
 
 	account.post('/me/unlink', formSession, async (c) => {
 		const { removed } = await unlink(deps, c.get('member').userId).catch((error: unknown) => {
-			throw refusalError(error, { forbidden: false, back: { href: mePath(c), label: 'web.me.back' } });
+			throw refusalError(error, { back: { href: mePath(c), label: 'web.me.back' } });
 		});
 		return back(c, removed ? 'unlinked' : 'nothing-unlinked');
 	});

@@ -8,9 +8,12 @@ import { notFoundError, HttpError } from '../http-error.js';
 import { pageSession } from '../middleware.js';
 import { accountKeyForms, outcomeLine } from './account-page.js';
 import { accountOutcomeLine, serverPageOutcomeLine } from '../manage/manage-outcomes.js';
-import { loggedInHome, loggedOutHome, manageLink, messageBody, publicLinkForm, statsBody } from '../pages.js';
+import { loggedInHome, loggedOutHome } from './home-page.js';
+import { messageBody } from '../layout.js';
+import { manageLink, publicLinkForm } from './server-page.js';
+import { statsBody } from './stats-page.js';
 import { sendPage } from '../respond.js';
-import { checkServerAccess, visibleServers } from './server-access.js';
+import { checkServerAccess, serversToSetUp, visibleServers } from './server-access.js';
 import type { Site } from '../site.js';
 import { isNoUserLink, readStatsRequest, statsFailure } from './stats-request.js';
 import { loadDashboardStats, type DashboardStats, type FoldHistory } from './stats-view.js';
@@ -26,8 +29,8 @@ export function pageRoutes(deps: WebDeps, site: Site, foldHistory: FoldHistory):
 		const session = c.get('session');
 		const t = translatorOf(c);
 		if (!session) return sendPage(c, t('web.siteName'), loggedOutHome(t));
-		const servers = await visibleServers(deps, session);
-		return sendPage(c, t('web.siteName'), loggedInHome(t, servers, langQuery(c, '?')));
+		const [servers, toSetUp] = await Promise.all([visibleServers(deps, session), serversToSetUp(deps, session)]);
+		return sendPage(c, t('web.siteName'), loggedInHome(t, servers, langQuery(c, '?'), toSetUp));
 	});
 
 	pages.get('/me', pageSession, async (c) => {

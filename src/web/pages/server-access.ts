@@ -54,3 +54,19 @@ export async function visibleServers(deps: AccessDeps, session: WebSession): Pro
 	);
 	return checked.filter((server) => server !== null);
 }
+
+/**
+ * The servers of the member's list that the bot is in, that have no key yet, and that the member manages (owner or
+ * Manage Server in the login's list; the manage page checks again with the bot token): where the start page offers
+ * "Set up", so an admin who has just added the bot finds the form that gives the server its key.
+ */
+export async function serversToSetUp(deps: AccessDeps, session: WebSession): Promise<{ id: string; name: string }[]> {
+	const checked = await Promise.all(
+		session.guilds.filter(userGuildManages).map(async (entry) => {
+			if ((await deps.links.getServerLink(entry.id)) !== null) return null;
+			const guild = await deps.botGuilds.guild(entry.id);
+			return guild === null ? null : { id: entry.id, name: guild.name };
+		}),
+	);
+	return checked.filter((server) => server !== null);
+}

@@ -1,97 +1,19 @@
-import type { PeriodComparison } from '../history/compare.js';
-import { goalsSection } from './pages/goals-section.js';
-import { LANGUAGE_NAMES, LOCALES, translator, type Locale, type Translate } from '../i18n/index.js';
-import { changeText, failureShare, joinsPer100Sends } from '../render/embed.js';
-import { formatCount, formatDecimal, formatPercent, dateTimeFormat, MISSING, numberFormat } from '../render/format.js';
-import { STATS_DAYS, STATS_METRICS, type StatsDays, type StatsMetric } from '../stats-options.js';
-import { escapeHtml, html, jsonForScript, SafeHtml } from './html.js';
-import { staticUrl } from './static-files.js';
-import type { DashboardStats } from './pages/stats-view.js';
-
-/** What the page header shows of the member; null when logged out (or on a public page). */
-export interface PageUser {
-	name: string;
-}
-
-export interface PageFrame {
-	locale: Locale;
-	title: string;
-	user: PageUser | null;
-	/** Public pages ask search engines to stay away. */
-	noindex?: boolean;
-	/** The page's path and query without `lang`, for the language links. */
-	here?: string;
-}
-
-/** The frame every page shares: language, header with login state, one stylesheet. */
-export function renderPage(frame: PageFrame, body: SafeHtml): string {
-	const t = translator(frame.locale);
-	const account = frame.user
-		? html`<span class="who">${t('web.loggedInAs', { name: frame.user.name })}</span>
-				<form method="post" action="/logout" class="inline"><button type="submit">${t('web.logout')}</button></form>`
-		: html`<a class="button" href="/login">${t('web.login')}</a>`;
-	return html`<!doctype html>
-		<html lang="${frame.locale}">
-			<head>
-				<meta charset="utf-8" />
-				<meta name="viewport" content="width=device-width, initial-scale=1" />
-				${frame.noindex ? html`<meta name="robots" content="noindex, nofollow" />` : ''}
-				<title>${frame.title} · ${t('web.siteName')}</title>
-				<link rel="stylesheet" href="${staticUrl('dashboard.css')}" />
-			</head>
-			<body>
-				<header>
-					<a class="home" href="/">${t('web.siteName')}</a>
-					<nav>${frame.noindex ? '' : account}</nav>
-				</header>
-				<main>${body}</main>
-				<footer>${languageLinks(frame)}</footer>
-			</body>
-		</html> `.text;
-}
-
-function languageLinks(frame: PageFrame): SafeHtml {
-	const here = frame.here ?? '/';
-	const joiner = here.includes('?') ? '&' : '?';
-	return html`<nav class="languages" aria-label="${translator(frame.locale)('web.language')}">
-		${LOCALES.map(
-			(locale) =>
-				html`<a
-					href="${here}${joiner}lang=${locale}"
-					lang="${locale}"
-					${locale === frame.locale ? html` aria-current="true"` : ''}
-					>${LANGUAGE_NAMES[locale]}</a
-				> `,
-		)}
-	</nav>`;
-}
-
-/** A short page: a heading, one paragraph (already HTML) and optional links. */
-export function messageBody(title: string, text: SafeHtml | string, links: { href: string; label: string }[] = []) {
-	return html`<h1>${title}</h1>
-		<p class="message">${text}</p>
-		${links.map((link) => html`<p><a class="button" href="${link.href}">${link.label}</a></p>`)}`;
-}
-
-export function loggedOutHome(t: Translate): SafeHtml {
-	return html`<h1>${t('web.siteName')}</h1>
-		<p>${t('web.intro')}</p>
-		<p><a class="button" href="/login">${t('web.login')}</a></p>`;
-}
-
-/** The start page of a member: their account, and one link per server whose page they may open. */
-export function loggedInHome(t: Translate, servers: readonly { id: string; name: string }[], lang: string): SafeHtml {
-	const list =
-		servers.length === 0
-			? html`<p>${t('web.noServers')}</p>`
-			: html`<ul class="servers">
-					${servers.map((server) => html`<li><a href="/servers/${server.id}${lang}">${server.name}</a></li>`)}
-				</ul>`;
-	return html`<h1>${t('web.siteName')}</h1>
-		<p><a class="button" href="/me${lang}">${t('web.myAccount')}</a></p>
-		<h2>${t('web.servers')}</h2>
-		${list}`;
-}
+import type { PeriodComparison } from '../../history/compare.js';
+import { translator, type Locale, type Translate } from '../../i18n/index.js';
+import { changeText, failureShare, joinsPer100Sends } from '../../render/embed.js';
+import {
+	formatCount,
+	formatDecimal,
+	formatPercent,
+	dateTimeFormat,
+	MISSING,
+	numberFormat,
+} from '../../render/format.js';
+import { STATS_DAYS, STATS_METRICS, type StatsDays, type StatsMetric } from '../../stats-options.js';
+import { escapeHtml, html, jsonForScript, SafeHtml } from '../html.js';
+import { staticUrl } from '../static-files.js';
+import { goalsSection } from './goals-section.js';
+import type { DashboardStats } from './stats-view.js';
 
 export interface StatsPageOptions {
 	locale: Locale;
@@ -257,29 +179,4 @@ function seriesRows(stats: DashboardStats, locale: string): SafeHtml {
 		rows += `<tr data-date="${escapeHtml(day.date)}"><th scope="row"><time datetime="${escapeHtml(day.date)}">${label}</time></th>${cell(day.sends)}${cell(day.joins)}${cell(day.failedSends)}</tr>\n`;
 	}
 	return new SafeHtml(rows);
-}
-
-/** The server page's public-link box, for members with Manage Server only. */
-export function publicLinkForm(t: Translate, guildId: string, publicUrl: string | null): SafeHtml {
-	const action = `/servers/${guildId}/public`;
-	const button = (enabled: 'on' | 'off', label: string) =>
-		html`<form method="post" action="${action}" class="inline">
-			<input type="hidden" name="enabled" value="${enabled}" /><button type="submit">${label}</button>
-		</form>`;
-	return html`<section class="public">
-		<h2>${t('web.publicTitle')}</h2>
-		${
-			publicUrl
-				? html`<p>${t('web.publicOn')}</p>
-						<p><a id="public-link" href="${publicUrl}">${publicUrl}</a></p>
-						<p>${button('on', t('web.publicRenew'))} ${button('off', t('web.publicDisable'))}</p>`
-				: html`<p>${t('web.publicOff')}</p>
-						<p>${button('on', t('web.publicEnable'))}</p>`
-		}
-	</section>`;
-}
-
-/** The server page's way to the manage page, for members with Manage Server only. */
-export function manageLink(t: Translate, href: string): SafeHtml {
-	return html`<p class="manage-link"><a class="button" href="${href}">${t('web.manage.open')}</a></p>`;
 }

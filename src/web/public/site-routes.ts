@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
-import { notFoundError } from './http-error.js';
-import { serveStatic } from './static-files.js';
-import type { WebDeps } from './web-deps.js';
-import type { WebEnv } from './web-env.js';
+import { notFoundError } from '../http-error.js';
+import { serveStatic } from '../static-files.js';
+import type { WebDeps } from '../web-deps.js';
+import type { WebEnv } from '../web-env.js';
 
 /** What any visitor may fetch: the static files, the icon browsers ask for, the health probe. */
 export function siteRoutes(deps: Pick<WebDeps, 'storeAnswers'>): Hono<WebEnv> {
