@@ -4,7 +4,7 @@ import type { Clock, PeriodicRunner } from '../core/periodic-runner.js';
 import { auditTime } from '../settings/audit.js';
 import type { CoreContext } from '../core/core-context.js';
 import { time, TimestampStyles } from 'discord.js';
-import { describeWatchPause } from '../watch/describe.js';
+import { describeWatchPause } from '../watch/describe-watch.js';
 import { serverLocale } from '../settings/language.js';
 import { auditWatch } from '../watch/watch-context.js';
 import { buildBoardPost } from './board-post.js';

@@ -16,7 +16,7 @@ import { claimLock, createKeyedMutex } from '../store/locks.js';
 import type { Stores } from '../store/open-stores.js';
 import { storeSchemeOf } from '../store-url.js';
 import { createAlertWatcher, type AlertDeps } from './alerts.js';
-import { buildAlertPost, describeWatchPause } from './describe.js';
+import { buildAlertPost, describeWatchPause } from './describe-watch.js';
 import { createStatChannelWatcher, type StatChannelDeps } from './stat-channels.js';
 import { createWatchStore, type WatchStore } from './watch-store.js';
 import { goalStoreOf } from '../goals/goal-store.js';
