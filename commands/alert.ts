@@ -3,7 +3,7 @@ import type { BotContext } from '../src/discord/context.js';
 import type { AutocompleteInteraction, CommandInteraction } from '../src/discord/interaction.js';
 import { memberTranslator, resolveLocale } from '../src/i18n/index.js';
 import { addAlert, listAlerts, removeAlert } from '../src/watch/alert-actions.js';
-import { describeAlertState, describeRule } from '../src/watch/describe.js';
+import { describeAlertState, describeRule } from '../src/watch/describe-watch.js';
 import { removalText, respondWithRecords, watchListText } from './watch-lists.js';
 
 /** The slash command this module answers: the name its definition registers (test/commands/definitions.test.ts). */

@@ -5,7 +5,7 @@ import { memberTranslator, type Translate } from '../src/i18n/index.js';
 import { addBoard, listBoards, removeBoard, type BoardAdded } from '../src/boards/board-actions.js';
 import { describeBoardState, describeBoardView } from '../src/boards/board-context.js';
 import type { BoardRecord } from '../src/boards/board-record.js';
-import { describeWatchPause } from '../src/watch/describe.js';
+import { describeWatchPause } from '../src/watch/describe-watch.js';
 import { removalText, respondWithRecords, watchListText } from './watch-lists.js';
 
 /** The slash command this module answers: the name its definition registers (test/commands/definitions.test.ts). */

@@ -2,7 +2,7 @@ import { actorOf, requireGuild } from '../src/discord/actor-of.js';
 import type { BotContext } from '../src/discord/context.js';
 import type { AutocompleteInteraction, CommandInteraction } from '../src/discord/interaction.js';
 import { memberTranslator, type Translate } from '../src/i18n/index.js';
-import { describeFigure, describeWatchPause } from '../src/watch/describe.js';
+import { describeFigure, describeWatchPause } from '../src/watch/describe-watch.js';
 import {
 	addStatChannel,
 	listStatChannels,

@@ -1,3 +1,4 @@
+import { ChannelRefusedError } from './errors.js';
 import type { ChannelMessage } from './message.js';
 
 /** What Discord says of a role or channel a setting points at; `unknown` when it could not be asked. */
@@ -65,4 +66,19 @@ export interface RoleDescription {
 export interface ChannelDescription {
 	state: ResourceState;
 	name: string | null;
+}
+
+/**
+ * The bot's permissions in a channel of the server; none in one it cannot even see: a channel it may not see reads
+ * as gone to it, and View Channel is what it lacks.
+ */
+export async function botPermissionsIn(
+	guildApi: Pick<GuildApi, 'channelPermissions'>,
+	guildId: string,
+	channelId: string,
+): Promise<bigint> {
+	return guildApi.channelPermissions(guildId, channelId).catch((error: unknown) => {
+		if (error instanceof ChannelRefusedError) return 0n;
+		throw error;
+	});
 }

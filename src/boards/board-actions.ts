@@ -1,6 +1,7 @@
 // Adding, removing and listing a server's boards: the whole rule, for `/board` and the dashboard alike.
 import { auditActor, clockOf, requireManageServer, type Actor } from '../core/actor.js';
 import { isChannelFor } from '../channel-kinds.js';
+import { requireServerKey } from '../core/require-server-key.js';
 import { UserFacingError } from '../errors.js';
 import { translator } from '../i18n/index.js';
 import { auditTime } from '../settings/audit.js';
@@ -31,13 +32,6 @@ export type BoardAdded =
 	| { state: 'later'; record: BoardRecord }
 	| { state: 'paused'; record: BoardRecord; pause: WatchPause };
 
-/** A board shows the server's account: without a readable server key there is nothing to show. */
-async function requireServerKey(ctx: Pick<BoardContext, 'links'>, guildId: string): Promise<void> {
-	const link = await ctx.links.getServerLink(guildId);
-	if (!link) throw new UserFacingError('watch.board.needsServerKey');
-	if (!link.readable) throw new UserFacingError('errors.serverRelinkNeeded');
-}
-
 function readView(input: BoardInput): Pick<BoardRecord, 'days' | 'metric'> {
 	const days = input.days === null || input.days === '' ? DEFAULT_DAYS : Number(input.days);
 	const metric = input.metric === null || input.metric === '' ? DEFAULT_METRIC : input.metric;
@@ -59,7 +53,8 @@ export async function addBoard(
 	const { channel } = input;
 	if (!channel?.id || !isChannelFor('posts', channel.type)) throw new UserFacingError('watch.board.wrongType');
 	const view = readView(input);
-	await requireServerKey(ctx, guildId);
+	// A board shows the server's account: without a readable server key there is nothing to show.
+	await requireServerKey(ctx, guildId, 'watch.board.needsServerKey');
 	await requireBotPermissions(ctx, guildId, channel.id, BOARD_PERMISSIONS);
 	const now = clockOf(ctx);
 	const boards = boardStoreOf(ctx);

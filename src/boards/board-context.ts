@@ -2,7 +2,7 @@ import type { Config } from '../config.js';
 import type { translator } from '../i18n/index.js';
 import type { CoreContext } from '../core/core-context.js';
 import { time, TimestampStyles } from 'discord.js';
-import { describeWatchPause } from '../watch/describe.js';
+import { describeWatchPause } from '../watch/describe-watch.js';
 import type { BoardRecord } from './board-record.js';
 
 /** What the board actions and the refresh job use of the core's services; a CoreContext has all of it. */

@@ -6,7 +6,7 @@ import type { ClaimResult } from '../core/claims.js';
 import { auditPause } from '../core/pause-to-audit.js';
 import { auditTime } from '../settings/audit.js';
 import { serverLocale } from '../settings/language.js';
-import { describeWatchPause } from '../watch/describe.js';
+import { describeWatchPause } from '../watch/describe-watch.js';
 import type { WatchPause } from '../watch/watch-record.js';
 import type { BoardContext } from './board-context.js';
 import { buildBoardPost, type BoardPost } from './board-post.js';

@@ -1,5 +1,6 @@
 // Setting, removing and listing goals: the whole rule, for `/goal` and the dashboard alike.
 import { auditActor, clockOf, requireManageServer, type Actor } from '../core/actor.js';
+import { requireServerKey } from '../core/require-server-key.js';
 import { UserFacingError } from '../errors.js';
 import { translator } from '../i18n/index.js';
 import { auditTime, postAudit } from '../settings/audit.js';
@@ -121,9 +122,7 @@ async function requireOwner(ctx: GoalActionContext, actor: Actor, input: GoalSco
 		if (input.guildId === null) throw new UserFacingError('stats.serverScopeGuildOnly');
 		// DESIGN: scope:server needs Manage Server for every subcommand, `show` included.
 		requireManageServer(actor, 'goal');
-		const link = await ctx.links.getServerLink(input.guildId);
-		if (!link) throw new UserFacingError('goal.needsServerKey');
-		if (!link.readable) throw new UserFacingError('errors.serverRelinkNeeded');
+		await requireServerKey(ctx, input.guildId, 'goal.needsServerKey');
 		return { scope: 'server', guildId: input.guildId };
 	}
 	if (scope !== 'me') throw new UserFacingError('stats.invalidScope');

@@ -1,6 +1,8 @@
 import { auditActor, clockOf, requireManageServer, type Actor } from '../core/actor.js';
 import { isChannelFor } from '../channel-kinds.js';
-import { ChannelRefusedError, UserFacingError } from '../errors.js';
+import { UserFacingError } from '../errors.js';
+import { botPermissionsIn } from '../guild-api.js';
+import { requireServerKey } from '../core/require-server-key.js';
 import { missingPermissions, permissionList } from '../permissions.js';
 import { auditTime, postAudit } from '../settings/audit.js';
 import type { CoreContext } from '../core/core-context.js';
@@ -103,10 +105,8 @@ export async function addReport(
 	requireManageServer(actor, 'report');
 	const now = clockOf(ctx);
 	const draft = reportRecordFrom(guildId, actor.userId, input, now());
-	const link = await ctx.links.getServerLink(guildId);
-	if (!link) throw new UserFacingError('report.needsServerKey');
-	if (!link.readable) throw new UserFacingError('errors.serverRelinkNeeded');
-	const granted = input.botPermissionsInChannel ?? (await botPermissionsIn(ctx, guildId, draft.channelId));
+	await requireServerKey(ctx, guildId, 'report.needsServerKey');
+	const granted = input.botPermissionsInChannel ?? (await botPermissionsIn(ctx.guildApi, guildId, draft.channelId));
 	requirePostingPermissions(draft.channelId, granted);
 	// The same post the schedule builds, so the preview shows exactly what will appear; a rejected key stops here.
 	const post = await buildReportPost(ctx, draft).catch((error: unknown) => {
@@ -224,14 +224,6 @@ export function reportRecordFrom(guildId: string, createdBy: string, input: Repo
 		guildLocale: input.guildLocale,
 		paused: null,
 	};
-}
-
-/** The bot's permissions in a channel of the server; none in one it cannot even see (View Channel is missing). */
-async function botPermissionsIn(ctx: ReportReadContext, guildId: string, channelId: string): Promise<bigint> {
-	return ctx.guildApi.channelPermissions(guildId, channelId).catch((error: unknown) => {
-		if (error instanceof ChannelRefusedError) return 0n;
-		throw error;
-	});
 }
 
 function requirePostingPermissions(channelId: string, granted: bigint): void {

@@ -2,16 +2,16 @@
 import { randomBytes } from 'node:crypto';
 import { auditActor, clockOf, requireManageServer, type Actor } from '../core/actor.js';
 import { isChannelFor } from '../channel-kinds.js';
+import { requireServerKey } from '../core/require-server-key.js';
 import { UserFacingError } from '../errors.js';
 import { translator } from '../i18n/index.js';
 import { auditTime } from '../settings/audit.js';
 import { fetchStatsFor } from '../stats/resolve-key.js';
-import { describeRule } from './describe.js';
+import { describeRule } from './describe-watch.js';
 import { ALERT_PERMISSIONS } from './permissions.js';
 import {
 	removeRecord,
 	requireBotPermissions,
-	requireServerKey,
 	type ChosenChannel,
 	type WatchActionContext,
 	type WatchList,
@@ -52,7 +52,7 @@ export async function addAlert(
 	if (!isAlertKind(kind)) throw new UserFacingError('watch.alert.invalidKind');
 	if (!channel?.id || !isChannelFor('posts', channel.type)) throw new UserFacingError('watch.alert.notTextChannel');
 	const threshold = readThreshold(kind, input.threshold);
-	await requireServerKey(ctx, guildId);
+	await requireServerKey(ctx, guildId, 'watch.needsServerKey');
 	await requireBotPermissions(ctx, guildId, channel.id, ALERT_PERMISSIONS);
 	if (kind === 'sends-milestone' || kind === 'joins-milestone') {
 		// Also proves the key works; a milestone already passed would fire at once, about nothing new.

@@ -2,17 +2,17 @@
 import { jobLateness, type JobLateness } from '../core/periodic-runner.js';
 import { auditActor, clockOf, requireManageServer, type Actor } from '../core/actor.js';
 import { isChannelFor } from '../channel-kinds.js';
+import { requireServerKey } from '../core/require-server-key.js';
 import { UserFacingError } from '../errors.js';
 import { translator } from '../i18n/index.js';
 import { auditTime } from '../settings/audit.js';
-import { describeFigure } from './describe.js';
+import { describeFigure } from './describe-watch.js';
 import { statChannelPermissions } from './permissions.js';
 import { refreshStatChannel, STAT_CHANNEL_JOB } from './stat-channel-job.js';
 import {
 	channelIdOf,
 	removeRecord,
 	requireBotPermissions,
-	requireServerKey,
 	type ChosenChannel,
 	type WatchActionContext,
 	type WatchList,
@@ -58,7 +58,7 @@ export async function addStatChannel(
 		throw new UserFacingError('watch.statChannel.wrongType');
 	}
 	if (!isStatFigure(figure)) throw new UserFacingError('watch.statChannel.invalidFigure');
-	await requireServerKey(ctx, guildId);
+	await requireServerKey(ctx, guildId, 'watch.needsServerKey');
 	await requireBotPermissions(ctx, guildId, channel.id, statChannelPermissions(channel.type));
 	const now = clockOf(ctx);
 	const watch = watchStoreOf(ctx);

@@ -1,10 +1,11 @@
 // What the stat channel and alert actions share: both watch the server's account, both name a channel the bot must
 // be able to use, and both keep a short list per server that is listed and removed from by one identifier.
-import { ChannelRefusedError, UserFacingError } from '../errors.js';
+import { UserFacingError } from '../errors.js';
+import { botPermissionsIn } from '../guild-api.js';
 import { missingPermissions, permissionList, type BotPermission } from '../permissions.js';
 import type { CoreContext } from '../core/core-context.js';
 import type { WatchContext } from './watch-context.js';
-import type { RecordTable } from './watch-store.js';
+import type { RecordTable } from '../core/record-store.js';
 import type { WatchPause } from './watch-record.js';
 
 /** What the stat channel and alert actions use of the core's services; a CoreContext has all of it. */
@@ -27,13 +28,6 @@ export interface WatchList<R extends { paused: WatchPause | null }> {
 	lateMinutes?: number | null;
 }
 
-/** Both features watch the server's account: without a readable server key there is nothing to show. */
-export async function requireServerKey(ctx: Pick<WatchContext, 'links'>, guildId: string): Promise<void> {
-	const link = await ctx.links.getServerLink(guildId);
-	if (!link) throw new UserFacingError('watch.needsServerKey');
-	if (!link.readable) throw new UserFacingError('errors.serverRelinkNeeded');
-}
-
 /**
  * Asks Discord for the bot's permissions in the chosen channel (an interaction carries them only for the channel it
  * was typed in, a web form for none) and names what is missing.
@@ -44,11 +38,7 @@ export async function requireBotPermissions(
 	channelId: string,
 	needed: readonly BotPermission[],
 ): Promise<void> {
-	const granted = await ctx.guildApi.channelPermissions(guildId, channelId).catch((error: unknown) => {
-		// A channel the bot cannot even see reads as gone to it: View Channel is what it lacks.
-		if (error instanceof ChannelRefusedError) return 0n;
-		throw error;
-	});
+	const granted = await botPermissionsIn(ctx.guildApi, guildId, channelId);
 	const missing = missingPermissions(granted, needed);
 	if (missing.length === 0) return;
 	throw new UserFacingError('watch.cannotUse', { channelId, permissions: permissionList(missing) });

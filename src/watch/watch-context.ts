@@ -15,7 +15,7 @@ import { claimLock, claimOnce, createKeyedMutex, type Coordinator } from '../cor
 import type { Stores } from '../store/open-stores.js';
 import { storeSchemeOf } from '../store-url.js';
 import { alertJob, type AlertDeps } from './alert-job.js';
-import { buildAlertPost, describeWatchPause } from './describe.js';
+import { buildAlertPost, describeWatchPause } from './describe-watch.js';
 import { statChannelJob, type StatChannelDeps } from './stat-channel-job.js';
 import type { StatChannelRecord } from './watch-record.js';
 import { createWatchStore, type WatchStore } from './watch-store.js';

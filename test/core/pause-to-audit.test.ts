@@ -8,7 +8,7 @@ import { auditTime, type AuditDeps } from '../../src/settings/audit.js';
 import { botGuildApi, createBotRest } from '../../src/discord/bot-rest.js';
 import type { GuildApi } from '../../src/guild-api.js';
 import { createSettingsStore, type SettingsStore } from '../../src/settings/settings-store.js';
-import { describeWatchPause } from '../../src/watch/describe.js';
+import { describeWatchPause } from '../../src/watch/describe-watch.js';
 import { sqliteBackend, type OpenedBackend } from '../links/backends.js';
 
 const PAUSED_AT = Date.UTC(2026, 10, 23, 22, 0);

@@ -101,6 +101,33 @@ describe('goal store on sqlite: kept in the process', () => {
 	});
 });
 
+describe('goals shown with the figures', () => {
+	const folder = mkdtempSync(join(tmpdir(), 'goal-target-'));
+	const storeUrl = `sqlite://${join(folder, 'bot.sqlite')}`;
+	after(() => rmSync(folder, { recursive: true, force: true }));
+	const target = { scope: 'me' as const, userId: '5', guildId: null };
+
+	it('none when the store is unavailable, so the figures still answer', async () => {
+		const bot = await openProcess(storeUrl, 'c-');
+		await bot.close();
+		assert.deepEqual(await goalsForTarget(bot.ctx, { ...target, userId: uniqueSnowflake('5') }), []);
+	});
+
+	it('any other failure reaches the caller', async () => {
+		const bot = await openProcess(storeUrl, 'd-', () => {
+			throw new TypeError('the clock broke');
+		});
+		try {
+			await assert.rejects(goalsForTarget(bot.ctx, { ...target, userId: uniqueSnowflake('6') }), {
+				name: 'TypeError',
+				message: 'the clock broke',
+			});
+		} finally {
+			await bot.close();
+		}
+	});
+});
+
 for (const target of await sharedStores()) {
 	const title = 'goal store on a shared store: read every time';
 	if (!usable(target, title)) continue;

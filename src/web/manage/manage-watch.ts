@@ -4,7 +4,7 @@ import type { MessageKey } from '../../i18n/index.js';
 import { describePause, describeSchedule } from '../../reports/describe-pause.js';
 import { DEFAULT_EVERY, DEFAULT_HOUR, DEFAULT_TIMEZONE } from '../../reports/report-actions.js';
 import { REPORT_FREQUENCIES, WEEKDAYS, type Weekday } from '../../reports/report-record.js';
-import { describeAlertState, describeFigure, describeRule, describeWatchPause } from '../../watch/describe.js';
+import { describeAlertState, describeFigure, describeRule, describeWatchPause } from '../../watch/describe-watch.js';
 import { ALERT_KINDS, STAT_FIGURES } from '../../watch/watch-record.js';
 import { channelSelect, select } from './form-controls.js';
 import { html, type SafeHtml } from '../html.js';
