@@ -3,7 +3,7 @@ import type { BotContext } from '../src/discord/context.js';
 import type { AutocompleteInteraction, CommandInteraction } from '../src/discord/interaction.js';
 import { memberTranslator, type Translate } from '../src/i18n/index.js';
 import { addBoard, listBoards, removeBoard, type BoardAdded } from '../src/boards/board-actions.js';
-import { describeBoardState, describeBoardView } from '../src/boards/board-context.js';
+import { describeBoardState, describeBoardView } from '../src/boards/describe-board.js';
 import type { BoardRecord } from '../src/boards/board-record.js';
 import { describeWatchPause } from '../src/watch/describe-watch.js';
 import { removalText, respondWithRecords, watchListText } from './watch-lists.js';

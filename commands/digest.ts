@@ -2,7 +2,7 @@ import { time, TimestampStyles } from 'discord.js';
 import { actorOf } from '../src/discord/actor-of.js';
 import type { BotContext } from '../src/discord/context.js';
 import type { AutocompleteInteraction, CommandInteraction } from '../src/discord/interaction.js';
-import { describeDigestSchedule } from '../src/digests/build-digest.js';
+import { describeDigestSchedule } from '../src/digests/describe-digest.js';
 import { digestArrival, setDigest, showDigest, type DigestStatus } from '../src/digests/digest-actions.js';
 import { memberTranslator, type Translate } from '../src/i18n/index.js';
 import { matchTimeZones } from '../src/reports/schedule.js';

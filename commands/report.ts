@@ -4,7 +4,7 @@ import type { BotContext } from '../src/discord/context.js';
 import type { AutocompleteInteraction, CommandInteraction } from '../src/discord/interaction.js';
 import { UserFacingError } from '../src/errors.js';
 import { memberTranslator } from '../src/i18n/index.js';
-import { describePause, describeSchedule } from '../src/reports/describe-pause.js';
+import { describePause, describeSchedule } from '../src/reports/describe-report.js';
 import {
 	addReport,
 	listReportChannels,

@@ -5,7 +5,7 @@ import type { GuildApi } from '../guild-api.js';
 import { createReportStore } from '../reports/report-store.js';
 import { reportJob } from '../reports/report-job.js';
 import { auditTime } from '../settings/audit.js';
-import { describePause } from '../reports/describe-pause.js';
+import { describePause } from '../reports/describe-report.js';
 import { type ReportPause, type ReportRecord } from '../reports/report-record.js';
 import { listLinkedKeys } from '../links/list-linked-keys.js';
 import { samplerJob } from '../history/sampler.js';

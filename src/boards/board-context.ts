@@ -1,8 +1,5 @@
 import type { Config } from '../config.js';
-import type { translator } from '../i18n/index.js';
 import type { CoreContext } from '../core/core-context.js';
-import { time, TimestampStyles } from 'discord.js';
-import { describeWatchPause } from '../watch/describe-watch.js';
 import type { BoardRecord } from './board-record.js';
 
 /** What the board actions and the refresh job use of the core's services; a CoreContext has all of it. */
@@ -10,22 +7,3 @@ export type BoardContext = Pick<
 	CoreContext,
 	'links' | 'stats' | 'history' | 'renderer' | 'coordinator' | 'stores' | 'settings' | 'guildApi' | 'log' | 'now'
 > & { config: Pick<Config, 'storeUrl' | 'historyDays' | 'boardMinutes'> };
-
-/** `sends, 30 days` in the reader's language. */
-export function describeBoardView(
-	t: ReturnType<typeof translator>,
-	record: Pick<BoardRecord, 'days' | 'metric'>,
-): string {
-	return t('watch.board.view', {
-		metric: t(`choices.metric.${record.metric}`),
-		days: t(`choices.days.${record.days}`),
-	});
-}
-
-/** Whether a board is live (with a link to its message), waiting for its first post, or paused and why. */
-export function describeBoardState(t: ReturnType<typeof translator>, record: BoardRecord): string {
-	if (record.paused) return t('watch.board.paused', { reason: describeWatchPause(t, record.paused) });
-	if (record.messageId === null) return t('watch.board.waiting');
-	const when = time(Math.floor((record.updatedAt ?? record.createdAt) / 1000), TimestampStyles.RelativeTime);
-	return t('watch.board.live', { ...record, when });
-}

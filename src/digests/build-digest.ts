@@ -13,6 +13,7 @@ import type { CoreContext } from '../core/core-context.js';
 import { fetchStatsFor } from '../stats/resolve-key.js';
 import type { DigestRecord } from './digest-record.js';
 import { digestGoalFields } from './digest-goals.js';
+import { describeDigestSchedule } from './describe-digest.js';
 
 /** What building a digest reads: the member's link and figures, the history, the chart renderer, their goals. */
 export type DigestBuildContext = Pick<
@@ -76,18 +77,6 @@ export async function buildDigestMessage(
 	const files =
 		chart.png && chart.fileName ? [{ name: chart.fileName, data: chart.png, contentType: 'image/png' }] : [];
 	return { content: t('digest.dm.content', { range }), embeds: [fitEmbedToLimits(embed)], files };
-}
-
-/** `Monday at 09:00 (Europe/Berlin)` in the reader's language. */
-export function describeDigestSchedule(
-	t: Translate,
-	record: Pick<DigestRecord, 'weekday' | 'hour' | 'timezone'>,
-): string {
-	return t('digest.schedule', {
-		weekday: t(`choices.weekday.${record.weekday}`),
-		hour: `${String(record.hour).padStart(2, '0')}:00`,
-		timezone: record.timezone,
-	});
 }
 
 type ComparisonKey = 'digest.dm.sends' | 'digest.dm.joins';

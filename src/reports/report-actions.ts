@@ -8,7 +8,7 @@ import { auditTime, postAudit } from '../settings/audit.js';
 import type { CoreContext } from '../core/core-context.js';
 import { claimLock } from '../core/claims.js';
 import { buildReportPost, ReportPauseError, type ReportPost } from './build-report-post.js';
-import { scheduleMessage } from './describe-pause.js';
+import { scheduleMessage } from './describe-report.js';
 import {
 	describeReportChannels,
 	isChannelReference,

@@ -8,7 +8,7 @@ import { after, before, describe, it, test } from 'node:test';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { startWebStack, WEB_PEOPLE, type WebStack } from '../../scripts/demo/web-stack.js';
 import { translator, type MessageKey } from '../../src/i18n/index.js';
-import { describeSchedule } from '../../src/reports/describe-pause.js';
+import { describeSchedule } from '../../src/reports/describe-report.js';
 import { describeFigure, describeRule } from '../../src/watch/describe-watch.js';
 import { waitUntil } from '../links/wait-until.js';
 import { chromiumMissing, launchChromium, type LaunchedBrowser } from './browser-support.js';

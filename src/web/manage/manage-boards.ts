@@ -1,6 +1,6 @@
 // The manage page's Boards section: the list with each board's state, the add form (`/board add`'s options) and
 // a remove button per row.
-import { describeBoardState, describeBoardView } from '../../boards/board-context.js';
+import { describeBoardState, describeBoardView } from '../../boards/describe-board.js';
 import type { BoardRecord } from '../../boards/board-record.js';
 import type { Locale, Translate } from '../../i18n/index.js';
 import { DEFAULT_DAYS, DEFAULT_METRIC, STATS_DAYS, STATS_METRICS } from '../../stats-options.js';

@@ -1,7 +1,7 @@
 // The manage page's Reports, Stat channels and Alerts sections: each list with its state, an add form with the
 // slash command's options, and a remove button per row.
 import type { MessageKey } from '../../i18n/index.js';
-import { describePause, describeSchedule } from '../../reports/describe-pause.js';
+import { describePause, describeSchedule } from '../../reports/describe-report.js';
 import { DEFAULT_EVERY, DEFAULT_HOUR, DEFAULT_TIMEZONE } from '../../reports/report-actions.js';
 import { REPORT_FREQUENCIES, WEEKDAYS, type Weekday } from '../../reports/report-record.js';
 import { describeAlertState, describeFigure, describeRule, describeWatchPause } from '../../watch/describe-watch.js';
