@@ -1,6 +1,5 @@
 import type { Config } from '../config.js';
 import type { CoreContext } from '../core/core-context.js';
-import type { BoardRecord } from './board-record.js';
 
 /** What the board actions and the refresh job use of the core's services; a CoreContext has all of it. */
 export type BoardContext = Pick<
