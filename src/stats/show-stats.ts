@@ -25,13 +25,17 @@ export async function showStats(
 	goals: EmbedGoals | Promise<EmbedGoals>,
 ): Promise<StatsReply> {
 	const serverName = serverNameFor(ctx, target, view.serverName);
+	const goalsRead = Promise.resolve(goals);
+	// When the stats fetch throws first, the goals' own failure is the lesser one: it must not become an unhandled
+	// rejection (which ends the process) while the fetch's error is what the member is told.
+	goalsRead.catch(() => undefined);
 	const result = await fetchStatsFor(ctx, target);
 	// The target decides the scope; a view's own scope (older callers pass one) cannot contradict it.
 	return buildStatsReply(ctx, result, {
 		...view,
 		scope: target.scope,
 		serverName: await serverName,
-		goals: await goals,
+		goals: await goalsRead,
 	});
 }
 

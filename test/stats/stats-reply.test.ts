@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ChartRenderer } from '../../src/render/chart-renderer.js';
 import type { StatsResult, StatsSnapshot } from '../../src/stats-api/snapshot.js';
+import { UserFacingError } from '../../src/errors.js';
+import { showStats, type StatsDeps } from '../../src/stats/show-stats.js';
 import { buildStatsReply, type StatsReplyDeps } from '../../src/stats/stats-reply.js';
 
 const TODAY = '2026-11-23';
@@ -56,4 +58,35 @@ test('a stale reply is built each time: it states its age at that moment', async
 	assert.notEqual(later.embeds[0]?.description, first.embeds[0]?.description);
 	assert.match(String(first.embeds[0]?.description), /10 minutes/u);
 	assert.match(String(later.embeds[0]?.description), /60 minutes/u);
+});
+
+test('a goals read that fails after the stats fetch failed is no unhandled rejection: the fetch error answers', async () => {
+	const unhandled: unknown[] = [];
+	const onUnhandled = (reason: unknown) => unhandled.push(reason);
+	process.on('unhandledRejection', onUnhandled);
+	try {
+		const ctx = {
+			...deps(() => NOON),
+			links: {
+				getUserKey: async () => null,
+				getServerLink: async () => null,
+				getServerKey: async () => null,
+			},
+			stats: { fetchSnapshot: async () => Promise.reject(new Error('never called')) },
+		} as unknown as StatsDeps;
+		let failGoals: (error: Error) => void = () => undefined;
+		const goals = new Promise<never>((_, reject) => {
+			failGoals = reject;
+		});
+		await assert.rejects(showStats(ctx, { scope: 'me', userId: '42', guildId: null }, view, goals), (error) => {
+			assert.ok(error instanceof UserFacingError, 'the member hears that nothing is linked');
+			return true;
+		});
+		failGoals(new Error('goals store broke'));
+		await new Promise((resolve) => setImmediate(resolve));
+		await new Promise((resolve) => setImmediate(resolve));
+		assert.deepEqual(unhandled, []);
+	} finally {
+		process.off('unhandledRejection', onUnhandled);
+	}
 });
