@@ -1,6 +1,7 @@
 import type { BotPermission } from '../permissions.js';
 import { isStatsDays, isStatsMetric, type StatsDays, type StatsMetric } from '../stats-options.js';
 import type { WatchPause } from '../watch/watch-record.js';
+import { BOARD_PREFIX } from '../core/record-kinds.js';
 
 export const MAX_BOARDS_PER_SERVER = 3;
 export const BOARD_SCHEMA_VERSION = 1;
@@ -41,8 +42,8 @@ export interface BoardRecord {
 	updatedAt: number | null;
 }
 
-export const boardKey = (guildId: string, channelId: string): string => `board:${guildId}:${channelId}`;
-export const boardPrefix = (guildId?: string): string => `board:${guildId === undefined ? '' : `${guildId}:`}`;
+export const boardKey = (guildId: string, channelId: string): string => `${BOARD_PREFIX}${guildId}:${channelId}`;
+export const boardPrefix = (guildId?: string): string => `${BOARD_PREFIX}${guildId === undefined ? '' : `${guildId}:`}`;
 
 /** A stored value back into a record; null for anything that is not one of ours. */
 export function parseBoardRecord(raw: unknown): BoardRecord | null {

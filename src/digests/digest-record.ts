@@ -1,4 +1,5 @@
 import { isWeekday, type Weekday } from '../reports/report-record.js';
+import { DIGEST_PREFIX } from '../core/record-kinds.js';
 
 export const DIGEST_SCHEMA_VERSION = 1;
 
@@ -30,8 +31,8 @@ export interface DigestRecord {
 	stopped: DigestStop | null;
 }
 
-export const digestKey = (userId: string): string => `digest:${userId}`;
-export const DIGEST_PREFIX = 'digest:';
+export const digestKey = (userId: string): string => `${DIGEST_PREFIX}${userId}`;
+export { DIGEST_PREFIX };
 
 /** A stored value back into a record; null for anything that is not one of ours. */
 export function parseDigestRecord(raw: unknown): DigestRecord | null {

@@ -1,5 +1,7 @@
 // A goal: a target for sends or joins in a calendar month or an ISO week (UTC), owned by the member or the server
 // it was set on. One stored entry per owner holds all of its goals, so a /stats reply reads them with one get.
+import { MEMBER_GOALS_PREFIX, SERVER_GOALS_PREFIX } from '../core/record-kinds.js';
+
 export const GOAL_METRICS = ['sends', 'joins'] as const;
 export type GoalMetric = (typeof GOAL_METRICS)[number];
 export const GOAL_PERIODS = ['month', 'week'] as const;
@@ -28,7 +30,7 @@ export interface GoalsRecord {
 }
 
 export const goalsKey = (owner: GoalOwner): string =>
-	owner.scope === 'server' ? `goals:server:${owner.guildId}` : `goals:user:${owner.userId}`;
+	owner.scope === 'server' ? `${SERVER_GOALS_PREFIX}${owner.guildId}` : `${MEMBER_GOALS_PREFIX}${owner.userId}`;
 
 export function isGoalMetric(value: unknown): value is GoalMetric {
 	return (GOAL_METRICS as readonly unknown[]).includes(value);

@@ -1,4 +1,5 @@
 import type { BotPermission } from '../permissions.js';
+import { REPORT_PREFIX } from '../core/record-kinds.js';
 
 /** How often a report is posted; daily shows the last 7 days, weekly the last 30. */
 export const REPORT_FREQUENCIES = ['daily', 'weekly'] as const;
@@ -52,8 +53,8 @@ export interface ReportRecord {
 	paused: ReportPause | null;
 }
 
-export const reportKey = (guildId: string, channelId: string): string => `report:${guildId}:${channelId}`;
-export const reportKeyPrefix = (guildId: string): string => `report:${guildId}:`;
+export const reportKey = (guildId: string, channelId: string): string => `${REPORT_PREFIX}${guildId}:${channelId}`;
+export const reportKeyPrefix = (guildId: string): string => `${REPORT_PREFIX}${guildId}:`;
 
 export function isReportFrequency(value: unknown): value is ReportFrequency {
 	return (REPORT_FREQUENCIES as readonly unknown[]).includes(value);

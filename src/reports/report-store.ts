@@ -3,6 +3,7 @@ import { createKeyedMutex } from '../core/claims.js';
 import { REPORTS_NAMESPACE } from '../store/namespaces.js';
 import type { Stores } from '../store/open-stores.js';
 import { parseReportRecord, reportKey, reportKeyPrefix, type ReportRecord } from './report-record.js';
+import { REPORT_PREFIX } from '../core/record-kinds.js';
 
 /**
  * The `reports` namespace: one plain JSON record per (server, channel). Reports are written whole, never read and
@@ -17,7 +18,7 @@ export function createReportStore(stores: Pick<Stores, 'reports' | 'backend' | '
 	const records = createRecordStore(stores, unusedLock, { namespace: REPORTS_NAMESPACE, parse: parseReportRecord });
 	const reports = recordTable(records, {
 		key: reportKey,
-		prefix: (guildId) => (guildId === undefined ? 'report:' : reportKeyPrefix(guildId)),
+		prefix: (guildId) => (guildId === undefined ? REPORT_PREFIX : reportKeyPrefix(guildId)),
 		id: (record) => record.channelId,
 	});
 	return {

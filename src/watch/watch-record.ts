@@ -1,5 +1,6 @@
 import type { ChannelRefusal } from '../errors.js';
 import type { GoalFiringFigures } from '../goals/goal-alert-rules.js';
+import { ALERT_PREFIX, STAT_CHANNEL_PREFIX } from '../core/record-kinds.js';
 
 /** The figures a stat channel can show, as `/statchannel add figure:` names them. */
 export const STAT_FIGURES = [
@@ -122,11 +123,12 @@ export interface AlertRecord {
 	state: AlertState;
 }
 
-export const statChannelKey = (guildId: string, channelId: string): string => `statchannel:${guildId}:${channelId}`;
+export const statChannelKey = (guildId: string, channelId: string): string =>
+	`${STAT_CHANNEL_PREFIX}${guildId}:${channelId}`;
 export const statChannelPrefix = (guildId?: string): string =>
-	`statchannel:${guildId === undefined ? '' : `${guildId}:`}`;
-export const alertKey = (guildId: string, id: string): string => `alert:${guildId}:${id}`;
-export const alertPrefix = (guildId?: string): string => `alert:${guildId === undefined ? '' : `${guildId}:`}`;
+	`${STAT_CHANNEL_PREFIX}${guildId === undefined ? '' : `${guildId}:`}`;
+export const alertKey = (guildId: string, id: string): string => `${ALERT_PREFIX}${guildId}:${id}`;
+export const alertPrefix = (guildId?: string): string => `${ALERT_PREFIX}${guildId === undefined ? '' : `${guildId}:`}`;
 
 export function isStatFigure(value: unknown): value is StatFigure {
 	return (STAT_FIGURES as readonly unknown[]).includes(value);

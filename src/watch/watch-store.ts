@@ -13,10 +13,11 @@ import {
 	type AlertRecord,
 	type StatChannelRecord,
 } from './watch-record.js';
+import { RENAME_BUDGET_PREFIX } from '../core/record-kinds.js';
 
 export type { RecordTable } from '../core/record-store.js';
 
-const renameBudgetKey = (channelId: string) => `rename-budget:${channelId}`;
+const renameBudgetKey = (channelId: string) => `${RENAME_BUDGET_PREFIX}${channelId}`;
 
 /** What a removed stat channel keeps of its renames while they still bind. */
 type RenameBudget = Pick<StatChannelRecord, 'renames' | 'blockedUntil'>;
