@@ -1,8 +1,7 @@
 // Every kind of record the bot stores, registered once: where it lives, how its key looks (the feature records build
-// their keys on the prefixes spelled here), whether it is data or
-// transient, and whom it belongs to. Export, forget, purge, backup, restore, `links migrate` and `links count` walk
-// this list, so a feature that stores something new is covered by adding its kind here, and
-// test/core/record-kinds.test.ts fails while a stored key matches no kind.
+// their keys on the prefixes spelled here), whether it is data or transient, and whom it belongs to. Export, forget,
+// purge, backup, restore, `links migrate` and `links count` walk this list, so a feature that stores something new is
+// covered by adding its kind here, and test/core/record-kinds.test.ts fails while a stored key matches no kind.
 //
 // This layer sits below the features (reports, watch, boards, digests, goals): it never imports them, not even their
 // types. It reads keys and the raw JSON the store gives back itself; each reader below names the record type whose
