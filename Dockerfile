@@ -1,22 +1,20 @@
 # One image for every command: the bot by default, or `npm run web | register | doctor | links -- … | data -- …`
 # given as the container's command. README "Run it with Docker"; docs/containers.md for what is inside and why.
 
-# Build stage: the full image has python3, make and g++, so the native modules (better-sqlite3, sqlite3) build here.
-FROM node:20-bookworm AS build
+# Dependencies: the full image has python3, make and g++, so the native modules (better-sqlite3, sqlite3) build here.
+FROM node:20-bookworm AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Dependencies first, without the project's own `prepare` (it builds the bundle, and the source is not here yet), so
-# this layer is reused until the lock file changes; then the packages' own install scripts (native builds).
-RUN npm ci --ignore-scripts --no-audit --no-fund && npm rebuild --no-audit --no-fund
-COPY tsconfig.json ./
-COPY scripts/build.mjs scripts/container-healthcheck.mjs ./scripts/
-COPY commands ./commands
-COPY src ./src
-RUN npm run build
+# Without the project's own `prepare` (it builds the bundle, and the source is not here yet), then the packages' own
+# install scripts (the native builds). This layer and the next stage depend on the lock file alone, so a change to
+# the source rebuilds neither.
+RUN npm ci --ignore-scripts --no-audit --no-fund && npm rebuild --no-audit --no-fund && rm -rf /root/.npm
+
 # Production dependencies only, then what none of them reads at run time: the native modules' sources and object
-# files (their .node files stay), and every font weight the chart renderer does not register
+# files (their .node files stay), every font weight the chart renderer does not register
 # (src/render/local-renderer.ts: DejaVu Sans regular and bold, Noto Sans JP regular), and TypeScript (23 MB),
 # which stays after the prune only as i18next's optional peer dependency, for its type declarations.
+FROM deps AS production-deps
 RUN npm prune --omit=dev --no-audit --no-fund \
 	&& rm -rf node_modules/better-sqlite3/deps node_modules/better-sqlite3/src \
 		node_modules/better-sqlite3/build/Release/obj* node_modules/better-sqlite3/build/Release/.deps \
@@ -28,8 +26,15 @@ RUN npm prune --omit=dev --no-audit --no-fund \
 	&& find node_modules/@expo-google-fonts/noto-sans-jp -mindepth 1 -maxdepth 1 -type d ! -name 400Regular \
 		-exec rm -rf {} + \
 	&& find node_modules/dejavu-fonts-ttf/ttf -type f ! -name DejaVuSans.ttf ! -name DejaVuSans-Bold.ttf -delete \
-	&& rm -rf node_modules/typescript \
-	&& rm -rf /root/.npm
+	&& rm -rf node_modules/typescript /root/.npm
+
+# The bundle `npm start` runs (scripts/build.mjs), built from the source with the full dependencies.
+FROM deps AS build
+COPY tsconfig.json ./
+COPY scripts/build.mjs scripts/container-healthcheck.mjs ./scripts/
+COPY commands ./commands
+COPY src ./src
+RUN npm run build
 
 # Runtime stage: the slim image, on the same Debian release as the build stage (the .node files need its glibc).
 FROM node:20-bookworm-slim
@@ -41,7 +46,7 @@ ENV NODE_ENV=production \
 WORKDIR /app
 # Owned by root and read-only to the bot: it writes only to its store (Redis, PostgreSQL, or a volume for SQLite).
 COPY --from=build /app/package.json /app/package-lock.json /app/tsconfig.json ./
-COPY --from=build /app/node_modules ./node_modules
+COPY --from=production-deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/scripts ./scripts
 COPY --from=build /app/commands ./commands

@@ -2,12 +2,9 @@
 // runs of both. Docker Hub is out of reach on these machines: the base images are built locally by the shared tool
 // beside the repository (../shared/tools/container-base-images.sh), which also starts dockerd.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const BASE_IMAGES_TOOL = join(ROOT, '..', 'shared', 'tools', 'container-base-images.sh');
 export const BASE_IMAGES = ['node:20-bookworm', 'node:20-bookworm-slim', 'redis:7-bookworm'];
 
 export interface Ran {
@@ -80,17 +77,9 @@ async function composeCommand(): Promise<string[] | null> {
 
 export type DockerHost = { compose: string[]; unavailable: null } | { compose: null; unavailable: string };
 
-/**
- * Docker as the test needs it. When something is missing and the shared tool is beside the repository, the tool
- * runs first (it builds the base images, starts dockerd, installs what is missing; a few minutes the first time).
- */
+/** Docker as the test needs it; `.ci/run` runs the base images' tool before the tests when it is there. */
 export async function dockerHost(): Promise<DockerHost> {
-	let reason = await whyUnusable();
-	if (reason !== null && existsSync(BASE_IMAGES_TOOL)) {
-		const tool = await run('bash', [BASE_IMAGES_TOOL], { timeoutMs: 20 * 60_000 });
-		reason = await whyUnusable();
-		if (reason !== null) reason += ` (${BASE_IMAGES_TOOL} said: ${tool.stderr.trim().split('\n').at(-1)})`;
-	}
+	const reason = await whyUnusable();
 	if (reason !== null) return { compose: null, unavailable: reason };
 	const compose = await composeCommand();
 	if (compose === null) return { compose: null, unavailable: 'neither `docker compose` nor `docker-compose` runs' };
