@@ -14,7 +14,8 @@ import { openStatsStore, seedDemoAccount, startStatsServer, type StatsStore } fr
 import { freePort } from '../app/bot-process.js';
 import { describeRun, dockerHost, ROOT, run, type Ran } from './docker.js';
 
-const IMAGE = 'adstats-discord-bot:test';
+// A tag of this run's own: runs from other checkouts on one Docker daemon never swap each other's image.
+const IMAGE = `adstats-discord-bot:test-${process.pid}`;
 /** The goal docs/containers.md states: the image weighs at most this much more than node:20-bookworm-slim. */
 const MAX_ADDED_BYTES = 200 * 1000 * 1000;
 /** Docker's own stop timeout is 10 s: the bot must be gone well within it, drained. */
@@ -66,6 +67,8 @@ if (host.unavailable !== null) {
 				const down = await composeRun(['down', '-v', '--remove-orphans', '-t', '20'], 120_000);
 				if (down.code !== 0) console.error(`compose down failed: ${describeRun(down)}`);
 			}
+			// The tag only: the layers stay in Docker's build cache for the next run.
+			await docker(['image', 'rm', IMAGE]);
 			await sandbox?.close();
 			await service?.close();
 			if (dir) rmSync(dir, { recursive: true, force: true });
