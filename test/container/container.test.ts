@@ -11,7 +11,8 @@ import { after, before, describe, it, test } from 'node:test';
 import { commandDefinitions } from '../../commands/definitions/index.js';
 import { startDiscordSandbox, type DiscordSandbox } from '../../sandbox/index.js';
 import { openStatsStore, seedDemoAccount, startStatsServer, type StatsStore } from '../../src/service/index.js';
-import { freePort } from '../app/bot-process.js';
+import { freePort, until } from '../app/bot-process.js';
+import { startDelayingProxy, type DelayingProxy } from './delaying-proxy.js';
 import { describeRun, dockerHost, ROOT, run, type Ran } from './docker.js';
 
 // A tag of this run's own: runs from other checkouts on one Docker daemon never swap each other's image.
@@ -37,6 +38,7 @@ if (host.unavailable !== null) {
 		let sandbox: DiscordSandbox;
 		let service: { url: string; store: StatsStore; close(): Promise<void> };
 		let apiKey: string;
+		let proxy: DelayingProxy;
 		let ports: { redis: number; metrics: number; web: number };
 
 		const docker = (args: string[], timeoutMs = 120_000) => run('docker', args, { timeoutMs });
@@ -57,6 +59,7 @@ if (host.unavailable !== null) {
 			const server = await startStatsServer({ store, port: 0, rateLimitPerMinute: 0 });
 			service = { url: server.url, store, close: async () => (await server.close(), store.close()) };
 			apiKey = seedDemoAccount(store, { name: 'Container_Account', days: 60 }).apiKey;
+			proxy = await startDelayingProxy(service.url);
 			sandbox = await startDiscordSandbox({ guildCount: 1, heartbeatIntervalMs: 5000 });
 			ports = { redis: await freePort(), metrics: await freePort(), web: await freePort() };
 			writeProject();
@@ -70,6 +73,7 @@ if (host.unavailable !== null) {
 			// The tag only: the layers stay in Docker's build cache for the next run.
 			await docker(['image', 'rm', IMAGE]);
 			await sandbox?.close();
+			await proxy?.close();
 			await service?.close();
 			if (dir) rmSync(dir, { recursive: true, force: true });
 		});
@@ -87,7 +91,9 @@ if (host.unavailable !== null) {
 				DISCORD_APPLICATION_ID: sandbox.applicationId,
 				DISCORD_API_URL: sandbox.apiUrl,
 				DISCORD_CLIENT_SECRET: 'container-test-client-secret',
-				STATS_API_BASE_URL: service.url,
+				STATS_API_BASE_URL: proxy.url,
+				// Every /stats asks the service, so the one held in flight at the stop is a real call.
+				STATS_CACHE_TTL_SECONDS: '0',
 				LINK_SECRET: randomBytes(32).toString('hex'),
 				CHART_RENDERER: 'local',
 				STATS_COOLDOWN_SECONDS: '0',
@@ -253,11 +259,17 @@ if (host.unavailable !== null) {
 			assert.equal(web.status, 200);
 		});
 
-		it('`stop` drains the bot: it exits 0 within 10 s, before Docker would kill it', async () => {
+		it('`stop` drains the bot: the reply in flight goes out, and it exits 0 within 10 s', async () => {
 			const id = await containerOf('bot');
+			// Within the bot's 2.5 s budget for one stats call: held, not failed.
+			proxy.delayMs = 1500;
+			const inFlight = sandbox.dispatchCommand({ name: 'stats', userId: USER_ID });
+			await until(() => proxy.pending > 0, 'the /stats call to reach the stats service', 15_000);
 			const stopped = await composeRun(['stop', 'bot'], 60_000);
 			assert.equal(stopped.code, 0, describeRun(stopped));
 			assert.ok(stopped.ms < STOP_WITHIN_MS, `stopped in ${stopped.ms} ms`);
+			const reply = await inFlight.finalMessage(5000);
+			assert.match(JSON.stringify(reply.embeds), /Container\\\\_Account/, 'the figures, not an error');
 			const state = await docker(['inspect', '-f', '{{.State.ExitCode}} {{.State.OOMKilled}}', id]);
 			assert.equal(state.stdout.trim(), '0 false', 'exit 0: drained, not killed');
 			const logs = await docker(['logs', id]);
