@@ -20,7 +20,12 @@ function findTests(dir) {
  * file whose steps answer Discord's 3 s interaction deadline (the demo) got too little CPU and missed it. In a full
  * run they go last, one at a time, after every other file.
  */
-const ALONE = ['test/periodic/rest-budget-processes.test.ts', 'test/periodic/rest-proxy.test.ts'];
+const ALONE = [
+	'test/periodic/rest-budget-processes.test.ts',
+	'test/periodic/rest-proxy.test.ts',
+	// Builds the image: native modules compiled on both cores for minutes.
+	'test/container/container.test.ts',
+];
 
 function runFiles(files, concurrency) {
 	const result = spawnSync(

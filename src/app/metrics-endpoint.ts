@@ -51,6 +51,19 @@ export function storeProbe(stores: Pick<Stores, 'links'>): HealthProbe {
 	};
 }
 
+/**
+ * HTTP mode's counterpart of the gateway probe: the interactions endpoint answers a request on its own address (a
+ * GET gets 405, which proves the listener takes connections and serves). Discord stops sending to an endpoint that
+ * does not answer, so a bot whose listener is gone is not ready whatever its store says.
+ */
+export function listenerProbe(url: string): HealthProbe {
+	return async (signal) => {
+		const answer = await fetch(url, { signal });
+		await answer.body?.cancel();
+		return { ok: answer.status < 500, detail: `answers ${answer.status}` };
+	};
+}
+
 /** Plain data about the gateway client's shards in this process. */
 export function shardStates(client: Client): ShardState[] {
 	return [...client.ws.shards.values()].map((shard) => ({

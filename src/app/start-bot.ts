@@ -14,7 +14,7 @@ import { onGuildResourceDeleted } from '../settings/deleted-resources.js';
 import { deletedResourceOf } from '../discord/gateway.js';
 import { connectGateway } from '../discord/gateway.js';
 import { startInteractionsServer, type InteractionsServer } from '../discord/interactions-server.js';
-import { recordShardStatus, shardsProbe, startBotMetrics, storeProbe } from './metrics-endpoint.js';
+import { listenerProbe, recordShardStatus, shardsProbe, startBotMetrics, storeProbe } from './metrics-endpoint.js';
 import { childMetricsPort } from './manager-metrics.js';
 import { answerSnapshotRequests } from '../metrics/index.js';
 import { openBotServices, type BotServices } from './services.js';
@@ -164,7 +164,7 @@ async function startHttpBot(config: Config, log: Logger, options: StartOptions):
 		metricsServer = await startBotMetrics({
 			config,
 			metrics: ctx.metrics,
-			health: { store: storeProbe(ctx.stores) },
+			health: { store: storeProbe(ctx.stores), interactions: listenerProbe(server.url) },
 			log: httpLog,
 		}).catch(async (error: unknown) => {
 			await server?.close(async () => undefined);

@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import { listenOn } from '../../src/listen.js';
+import { checkHealth } from '../../src/metrics/index.js';
+import { listenerProbe } from '../../src/app/metrics-endpoint.js';
 import { REDIS_URL, redisBackend } from '../links/backends.js';
 import { findSamples, parsePrometheusText, sampleValue, type Exposition } from '../metrics/prometheus-text.js';
 import { startTcpProxy, type TcpProxy } from '../store/tcp-proxy.js';
@@ -170,5 +174,19 @@ describe('the bot’s readiness on Redis behind a network that stops answering',
 		let status = 0;
 		while (status !== 200 && Date.now() < deadline) status = (await health(h)).status;
 		assert.equal(status, 200, 'ready again once the store answers');
+	});
+});
+
+describe('the interactions listener probe (HTTP mode’s readiness)', () => {
+	it('passes while the endpoint answers, and fails once its listener is gone', async () => {
+		const server = createServer((req, res) => res.writeHead(req.method === 'POST' ? 401 : 405).end());
+		const url = `${await listenOn(server, 0, '127.0.0.1')}/interactions`;
+		const up = await checkHealth({ interactions: listenerProbe(url) });
+		assert.deepEqual(up, { ready: true, checks: [{ name: 'interactions', ok: true, detail: 'answers 405' }] });
+
+		await new Promise((resolve) => server.close(resolve));
+		const down = await checkHealth({ interactions: listenerProbe(url) });
+		assert.equal(down.ready, false);
+		assert.equal(down.checks[0]?.detail, 'TypeError', 'the kind of failure, never the address');
 	});
 });

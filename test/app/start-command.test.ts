@@ -133,11 +133,28 @@ if (usable(redis, 'npm start with several processes and in HTTP mode')) {
 
 		it('INTERACTIONS_PORT serves signed interactions with no gateway, and SIGTERM exits 0', async () => {
 			const port = await freePort();
+			const metricsPort = await freePort();
 			const identifies = sandbox.identifyCount;
-			const bot = startMain({ ...env, INTERACTIONS_PORT: String(port), DISCORD_PUBLIC_KEY: sandbox.publicKeyHex }, dir);
+			const bot = startMain(
+				{
+					...env,
+					INTERACTIONS_PORT: String(port),
+					DISCORD_PUBLIC_KEY: sandbox.publicKeyHex,
+					METRICS_PORT: String(metricsPort),
+				},
+				dir,
+			);
 			const url = `http://127.0.0.1:${port}/interactions`;
 			try {
 				await until(() => bot.output().includes('"msg":"bot ready"'), 'the endpoint to listen');
+				// Ready in HTTP mode: the interactions listener answers and the store answers.
+				const health = await fetch(`http://127.0.0.1:${metricsPort}/healthz`);
+				const body = (await health.json()) as { checks: { name: string; ok: boolean }[] };
+				assert.equal(health.status, 200, JSON.stringify(body));
+				assert.deepEqual(body.checks.map((check) => [check.name, check.ok]).sort(), [
+					['interactions', true],
+					['store', true],
+				]);
 				assert.ok((await sandbox.verifyInteractionsEndpoint(url)).ok);
 				sandbox.useInteractionsEndpoint(url);
 				const handle = sandbox.dispatchCommand({ name: 'help' });
