@@ -3,10 +3,8 @@ import { ChannelRefusedError, MessageGoneError } from '../errors.js';
 import type { GuildApi } from '../guild-api.js';
 import { errorName, type JobLog, type PeriodicJob } from '../core/periodic-runner.js';
 import type { ClaimResult } from '../core/claims.js';
-import { auditPause } from '../core/pause-to-audit.js';
-import { auditTime } from '../settings/audit.js';
 import { serverLocale } from '../settings/language.js';
-import { describeWatchPause } from '../watch/describe-watch.js';
+import { pauseAudit } from '../watch/watch-context.js';
 import type { WatchPause } from '../watch/watch-record.js';
 import type { BoardContext } from './board-context.js';
 import { buildBoardPost, type BoardPost } from './board-post.js';
@@ -41,11 +39,7 @@ export function boardDeps(ctx: BoardContext, now: () => number): BoardDeps {
 			}),
 		guildApi: ctx.guildApi,
 		claim: async (key, ttlMs) => ctx.coordinator.claim(key, Math.ceil(ttlMs)),
-		onPause: async (record, pause) =>
-			auditPause(ctx, record, (t) => ({
-				key: 'watch.audit.boardPaused',
-				vars: { channelId: record.channelId, when: auditTime(pause.at), reason: describeWatchPause(t, pause) },
-			})),
+		onPause: pauseAudit(ctx, 'watch.audit.boardPaused'),
 		now,
 		log: ctx.log,
 	};

@@ -1,11 +1,11 @@
 import type { Config } from '../config.js';
 import type { GuildApi } from '../guild-api.js';
 import type { HistoryStore } from '../history/history-store.js';
-import { type FacingMessage } from '../i18n/index.js';
+import { type FacingMessage, type MessageKey } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
 import { createPeriodicRunner, startAll, type Clock, type PeriodicJob } from '../core/periodic-runner.js';
 import { auditPause } from '../core/pause-to-audit.js';
-import { postAudit, auditTime } from '../settings/audit.js';
+import { postAudit, auditTime, type AuditDeps } from '../settings/audit.js';
 import { serverLocale } from '../settings/language.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import type { StatsSource } from '../stats-api/client.js';
@@ -17,7 +17,7 @@ import { storeSchemeOf } from '../store-url.js';
 import { alertJob, type AlertDeps } from './alert-job.js';
 import { buildAlertPost, describeWatchPause } from './describe-watch.js';
 import { statChannelJob, type StatChannelDeps } from './stat-channel-job.js';
-import type { StatChannelRecord } from './watch-record.js';
+import type { StatChannelRecord, WatchPause } from './watch-record.js';
 import { createWatchStore, type WatchStore } from './watch-store.js';
 import { goalStoreOf } from '../goals/goal-store.js';
 
@@ -62,6 +62,27 @@ export async function auditWatch(
 	await postAudit(ctx, guildId, line, { guildLocale });
 }
 
+/**
+ * What a paused stat channel, alert or board posts to the audit channel: its channel, when and why, plus what
+ * `extra` names of the record.
+ */
+export function pauseAudit<R extends { guildId: string; guildLocale: string | null; channelId: string }>(
+	ctx: AuditDeps,
+	key: MessageKey,
+	extra: (record: R) => Record<string, string> = () => ({}),
+): (record: R, pause: WatchPause) => Promise<void> {
+	return async (record, pause) =>
+		auditPause(ctx, record, (t) => ({
+			key,
+			vars: {
+				...extra(record),
+				channelId: record.channelId,
+				when: auditTime(pause.at),
+				reason: describeWatchPause(t, pause),
+			},
+		}));
+}
+
 const serverTarget = (guildId: string) => ({ scope: 'server' as const, userId: '', guildId });
 
 export function statChannelDeps(ctx: WatchContext, now: () => number): StatChannelDeps {
@@ -70,11 +91,7 @@ export function statChannelDeps(ctx: WatchContext, now: () => number): StatChann
 		fetchServerSnapshot: async (guildId) => (await fetchStatsFor(ctx, serverTarget(guildId))).snapshot,
 		language: async (guildId, guildLocale) => serverLocale(ctx, guildId, guildLocale),
 		renameChannel: async (channelId, name) => ctx.guildApi.renameChannel(channelId, name),
-		onPause: async (record, pause) =>
-			auditPause(ctx, record, (t) => ({
-				key: 'watch.audit.statChannelPaused',
-				vars: { channelId: record.channelId, when: auditTime(pause.at), reason: describeWatchPause(t, pause) },
-			})),
+		onPause: pauseAudit(ctx, 'watch.audit.statChannelPaused'),
 		now,
 		log: ctx.log,
 	};
@@ -89,16 +106,7 @@ export function alertDeps(ctx: WatchContext, now: () => number): AlertDeps {
 			const locale = await serverLocale(ctx, record.guildId, record.guildLocale);
 			await ctx.guildApi.postMessage(record.channelId, buildAlertPost(locale, record, firing), { nonce });
 		},
-		onPause: async (record, pause) =>
-			auditPause(ctx, record, (t) => ({
-				key: 'watch.audit.alertPaused',
-				vars: {
-					id: record.id,
-					channelId: record.channelId,
-					when: auditTime(pause.at),
-					reason: describeWatchPause(t, pause),
-				},
-			})),
+		onPause: pauseAudit(ctx, 'watch.audit.alertPaused', (record) => ({ id: record.id })),
 		claim: async (key, ttlMs) => ctx.coordinator.claim(key, Math.ceil(ttlMs)),
 		now,
 		log: ctx.log,
