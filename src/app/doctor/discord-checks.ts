@@ -15,15 +15,31 @@ function describe(error: unknown): string {
 	return discordProblem(error) ?? `Discord did not answer: ${networkProblem(error)}`;
 }
 
+type Application = Awaited<ReturnType<DoctorContext['application']>>;
+
 /** The token's own application, or the failure a check reports when Discord does not give it. */
-async function tokenApplication(
-	ctx: DoctorContext,
-): Promise<{ application: Awaited<ReturnType<DoctorContext['application']>> } | { failure: CheckOutcome }> {
+async function tokenApplication(ctx: DoctorContext): Promise<{ application: Application } | { failure: CheckOutcome }> {
 	try {
 		return { application: await ctx.application() };
 	} catch (error) {
 		return { failure: fail(isTokenRefused(error) ? TOKEN_REFUSED : describe(error)) };
 	}
+}
+
+/** A check of the token's own application: it runs once Discord gave the application, else reports why not. */
+function applicationCheckOf(
+	name: string,
+	run: (ctx: DoctorContext, application: Application) => Promise<CheckOutcome>,
+): Check<DoctorContext> {
+	return {
+		name,
+		deadlineMs: DISCORD_DEADLINE_MS,
+		onDeadline: ON_DISCORD_DEADLINE,
+		async run(ctx) {
+			const read = await tokenApplication(ctx);
+			return 'failure' in read ? read.failure : run(ctx, read.application);
+		},
+	};
 }
 
 export const discordTokenCheck: Check<DoctorContext> = {
@@ -47,66 +63,49 @@ export const discordTokenCheck: Check<DoctorContext> = {
 	},
 };
 
-export const applicationCheck: Check<DoctorContext> = {
-	name: 'application',
-	deadlineMs: DISCORD_DEADLINE_MS,
-	onDeadline: ON_DISCORD_DEADLINE,
-	async run(ctx) {
-		const read = await tokenApplication(ctx);
-		if ('failure' in read) return read.failure;
-		const applicationId = read.application.id;
-		const configured = ctx.config.applicationId;
-		if (configured === null) {
-			return warn(
-				`DISCORD_APPLICATION_ID is not set (the token's application is ${applicationId}): npm run register needs it; set DISCORD_APPLICATION_ID=${applicationId}`,
-			);
-		}
-		if (configured !== applicationId) {
-			return fail(
-				`DISCORD_APPLICATION_ID is ${configured} but the token belongs to application ${applicationId}: set DISCORD_APPLICATION_ID=${applicationId}, or use that application's token`,
-			);
-		}
-		return ok(`DISCORD_APPLICATION_ID ${configured} is the token's application`);
-	},
-};
-
-export const commandsCheck: Check<DoctorContext> = {
-	name: 'commands',
-	deadlineMs: DISCORD_DEADLINE_MS,
-	onDeadline: ON_DISCORD_DEADLINE,
-	async run(ctx) {
-		// The token's own application: with a wrong DISCORD_APPLICATION_ID (see application) this still says what
-		// members see.
-		const read = await tokenApplication(ctx);
-		if ('failure' in read) return read.failure;
-		const applicationId = read.application.id;
-		const guildId = ctx.config.devGuildId;
-		const route = guildId
-			? Routes.applicationGuildCommands(applicationId, guildId)
-			: Routes.applicationCommands(applicationId);
-		let registered: object[];
-		try {
-			// Without with_localizations Discord leaves the localisation dictionaries out.
-			registered = (await ctx.rest.get(route, {
-				query: new URLSearchParams({ with_localizations: 'true' }),
-			})) as object[];
-		} catch (error) {
-			return fail(describe(error));
-		}
-		const where = guildId ? `in guild ${guildId} (DISCORD_DEV_GUILD_ID)` : 'globally';
-		const diff = diffCommands(
-			commandDefinitions.map((definition) => definition.toJSON()),
-			registered,
+export const applicationCheck = applicationCheckOf('application', async (ctx, { id: applicationId }) => {
+	const configured = ctx.config.applicationId;
+	if (configured === null) {
+		return warn(
+			`DISCORD_APPLICATION_ID is not set (the token's application is ${applicationId}): npm run register needs it; set DISCORD_APPLICATION_ID=${applicationId}`,
 		);
-		const problems = [
-			diff.missing.length > 0 ? `not registered: ${slashNames(diff.missing)}` : null,
-			diff.changed.length > 0 ? `out of date: ${slashNames(diff.changed)}` : null,
-			diff.extra.length > 0 ? `registered but no longer defined: ${slashNames(diff.extra)}` : null,
-		].filter((problem) => problem !== null);
-		if (problems.length === 0) return ok(`${registered.length} commands registered ${where}, as defined`);
-		return fail(`${problems.join('; ')} (${where}): run npm run register`);
-	},
-};
+	}
+	if (configured !== applicationId) {
+		return fail(
+			`DISCORD_APPLICATION_ID is ${configured} but the token belongs to application ${applicationId}: set DISCORD_APPLICATION_ID=${applicationId}, or use that application's token`,
+		);
+	}
+	return ok(`DISCORD_APPLICATION_ID ${configured} is the token's application`);
+});
+
+// The token's own application: with a wrong DISCORD_APPLICATION_ID (see application) this still says what members see.
+export const commandsCheck = applicationCheckOf('commands', async (ctx, { id: applicationId }) => {
+	const guildId = ctx.config.devGuildId;
+	const route = guildId
+		? Routes.applicationGuildCommands(applicationId, guildId)
+		: Routes.applicationCommands(applicationId);
+	let registered: object[];
+	try {
+		// Without with_localizations Discord leaves the localisation dictionaries out.
+		registered = (await ctx.rest.get(route, {
+			query: new URLSearchParams({ with_localizations: 'true' }),
+		})) as object[];
+	} catch (error) {
+		return fail(describe(error));
+	}
+	const where = guildId ? `in guild ${guildId} (DISCORD_DEV_GUILD_ID)` : 'globally';
+	const diff = diffCommands(
+		commandDefinitions.map((definition) => definition.toJSON()),
+		registered,
+	);
+	const problems = [
+		diff.missing.length > 0 ? `not registered: ${slashNames(diff.missing)}` : null,
+		diff.changed.length > 0 ? `out of date: ${slashNames(diff.changed)}` : null,
+		diff.extra.length > 0 ? `registered but no longer defined: ${slashNames(diff.extra)}` : null,
+	].filter((problem) => problem !== null);
+	if (problems.length === 0) return ok(`${registered.length} commands registered ${where}, as defined`);
+	return fail(`${problems.join('; ')} (${where}): run npm run register`);
+});
 
 const slashNames = (names: string[]) => names.map((name) => `/${name}`).join(', ');
 
@@ -150,8 +149,7 @@ export const interactionsCheck: Check<DoctorContext> = {
 		if (publicKey === null) return fail('DISCORD_PUBLIC_KEY is not set: copy the Public Key from the Developer Portal');
 		const read = await tokenApplication(ctx);
 		if ('failure' in read) return read.failure;
-		const verifyKey = read.application.verify_key;
-		if (verifyKey.toLowerCase() !== publicKey.toString('hex')) {
+		if (read.application.verify_key.toLowerCase() !== publicKey.toString('hex')) {
 			return fail(
 				"DISCORD_PUBLIC_KEY is not this application's Public Key, so every interaction would be refused: copy it from the Developer Portal (General Information → Public Key)",
 			);
