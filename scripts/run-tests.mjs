@@ -2,9 +2,12 @@
 // some tests assert are read after a collection, not with whatever garbage happens to be around.
 // The bundle `npm start` runs is built first, from the source as it is now: the tests that start the bot as a
 // process run it.
+//   node scripts/run-tests.mjs            every file (npm test, CI)
+//   node scripts/run-tests.mjs --quick    the files that start no process or browser (npm run test:quick)
+//   node scripts/run-tests.mjs FILE…      the files given
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { buildBundle } from './build.mjs';
 
 function findTests(dir) {
@@ -27,6 +30,30 @@ const ALONE = [
 	'test/container/container.test.ts',
 ];
 
+/**
+ * What --quick leaves out: a file that starts a process (the bot, the dashboard, a CLI, the demo, the soaks' bot
+ * processes) or a browser, which is what takes the minutes. Told by what the file imports, not by a list: it, or a
+ * module of the repository outside src/ that it imports (its helpers, the stand-in, bench/ and scripts/ modules),
+ * imports node:child_process or playwright-core. Product code is not followed: the only process it starts is the
+ * sharding manager's, under the bot's own entry point, which a test reaches only through a process of its own.
+ */
+const STARTS_PROCESSES = /\bfrom\s+['"](?:(?:node:)?child_process|playwright-core)['"]/;
+const RELATIVE_IMPORT = /(?:\bfrom|\bimport)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
+
+function startsProcesses(file, seen = new Set()) {
+	if (seen.has(file) || file.split(/[\\/]/)[0] === 'src') return false;
+	seen.add(file);
+	const text = readFileSync(file, 'utf8');
+	if (STARTS_PROCESSES.test(text)) return true;
+	for (const [, specifier] of text.matchAll(RELATIVE_IMPORT)) {
+		const target = relative('.', resolve(dirname(file), specifier));
+		// Sources import each other as .js (TypeScript's rule); the file on disk is the .ts.
+		const onDisk = existsSync(target) ? target : target.replace(/\.js$/, '.ts');
+		if (existsSync(onDisk) && startsProcesses(onDisk, seen)) return true;
+	}
+	return false;
+}
+
 function runFiles(files, concurrency) {
 	const result = spawnSync(
 		process.execPath,
@@ -36,8 +63,16 @@ function runFiles(files, concurrency) {
 	return result.status ?? 1;
 }
 
+const args = process.argv.slice(2);
+if (args[0] === '--quick') {
+	// No file left in starts the bundle, so it is not built.
+	const quick = findTests('test')
+		.sort()
+		.filter((file) => !startsProcesses(file));
+	process.exit(runFiles(quick, 2));
+}
 await buildBundle();
-if (process.argv.length > 2) process.exit(runFiles(process.argv.slice(2), 2));
+if (args.length > 0) process.exit(runFiles(args, 2));
 const all = findTests('test').sort();
 const together = runFiles(
 	all.filter((file) => !ALONE.includes(file)),

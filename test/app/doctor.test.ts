@@ -4,7 +4,6 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -12,7 +11,6 @@ import { createBoardStore } from '../../src/boards/board-store.js';
 import { BOARD_SCHEMA_VERSION } from '../../src/boards/board-record.js';
 import { API } from '../../src/discord/core-api.js';
 import { PermissionFlagsBits, Routes } from 'discord.js';
-import { createClient } from '@redis/client';
 import { commandDefinitions } from '../../commands/definitions/index.js';
 import { createBotRest } from '../../src/discord/bot-rest.js';
 import { runDoctor } from '../../src/app/doctor/run-doctor.js';
@@ -29,11 +27,13 @@ import { createSettingsStore } from '../../src/settings/settings-store.js';
 import { listEntries } from '../../src/store/list-entries.js';
 import { createKeyedMutex } from '../../src/store/locks.js';
 import { CACHE_NAMESPACE } from '../../src/store/namespaces.js';
-import { openStores } from '../../src/store/open-stores.js';
+import { openStores, type Stores } from '../../src/store/open-stores.js';
 import { createWatchStore } from '../../src/watch/watch-store.js';
 import { startDiscordSandbox, type DiscordSandbox } from '../../sandbox/index.js';
 import { POSTGRES_URL, REDIS_URL } from '../links/backends.js';
 import { startTcpProxy, type TcpProxy } from '../store/tcp-proxy.js';
+import { restBudgetOnRedis } from '../discord/rest-budget-redis.js';
+import { closedPort } from '../links/closed-port.js';
 import { statChannelRecord } from '../watch/stat-channel-records.js';
 
 const CLI = new URL('../../src/app/doctor/main.ts', import.meta.url).pathname;
@@ -135,22 +135,7 @@ before(async () => {
 		'2',
 		apiKeys[1] ?? '',
 	);
-	await createReportStore(stores).put({
-		v: REPORT_SCHEMA_VERSION,
-		guildId,
-		channelId: reportChannel,
-		every: 'daily',
-		hour: 9,
-		timezone: 'UTC',
-		weekday: null,
-		createdBy: '1',
-		since: Date.now(),
-		guildLocale: null,
-		paused: null,
-	});
-	await createSettingsStore({ keyv: stores.settings, withLock: createKeyedMutex() }).update(guildId, {
-		auditChannelId: auditChannel,
-	});
+	await seedReportAndAuditChannel(stores);
 	await stores.close();
 
 	baseEnv = {
@@ -171,6 +156,26 @@ after(async () => {
 	await service.close();
 	rmSync(dir, { recursive: true, force: true });
 });
+
+/** The channels the checks read: a daily report in the report channel, and the server's audit channel. */
+async function seedReportAndAuditChannel(stores: Stores): Promise<void> {
+	await createReportStore(stores).put({
+		v: REPORT_SCHEMA_VERSION,
+		guildId,
+		channelId: reportChannel,
+		every: 'daily',
+		hour: 9,
+		timezone: 'UTC',
+		weekday: null,
+		createdBy: '1',
+		since: Date.now(),
+		guildLocale: null,
+		paused: null,
+	});
+	await createSettingsStore({ keyv: stores.settings, withLock: createKeyedMutex() }).update(guildId, {
+		auditChannelId: auditChannel,
+	});
+}
 
 function registerGlobal(definitions: readonly { name: string; toJSON(): object }[]) {
 	return registerCommands({
@@ -576,15 +581,7 @@ describe('npm run doctor with a store that fails', () => {
 
 describe('the doctor on a shared store', () => {
 	// In-process, with a namespace of its own on the shared Redis, as createServices takes one.
-	const prefix = () => `doc${process.pid}x${Math.random().toString(36).slice(2, 8)}-`;
-	let raw: ReturnType<typeof createClient>;
-	before(async () => {
-		raw = createClient({ url: REDIS_URL });
-		await raw.connect();
-	});
-	after(() => {
-		raw.destroy();
-	});
+	const budget = restBudgetOnRedis('doc');
 
 	/**
 	 * Watches the store's per-second counts of the REST budget under `namespacePrefix`; stop() sums the slots
@@ -594,10 +591,9 @@ describe('the doctor on a shared store', () => {
 	function watchBudget(namespacePrefix: string, perSecond: number): () => Promise<number> {
 		const seen = new Map<string, number>();
 		const read = async () => {
-			const keys = (await raw.keys(`${namespacePrefix}rest-budget:*`)).filter((key) => /:\d+$/.test(key));
-			if (keys.length === 0) return;
-			const values = await raw.mGet(keys);
-			keys.forEach((key, i) => seen.set(key, Math.max(seen.get(key) ?? 0, Number(values[i] ?? 0))));
+			for (const [key, count] of await budget.secondCounts(namespacePrefix)) {
+				seen.set(key, Math.max(seen.get(key) ?? 0, count));
+			}
 		};
 		let stopped = false;
 		const polling = (async () => {
@@ -626,24 +622,9 @@ describe('the doctor on a shared store', () => {
 	}
 
 	test("with a redis:// store, the doctor's Discord calls draw from the budget a running bot spends", async () => {
-		const namespacePrefix = prefix();
+		const namespacePrefix = budget.prefix();
 		const stores = await openStores(REDIS_URL, { namespacePrefix });
-		await createReportStore(stores).put({
-			v: REPORT_SCHEMA_VERSION,
-			guildId,
-			channelId: reportChannel,
-			every: 'daily',
-			hour: 9,
-			timezone: 'UTC',
-			weekday: null,
-			createdBy: '1',
-			since: Date.now(),
-			guildLocale: null,
-			paused: null,
-		});
-		await createSettingsStore({ keyv: stores.settings, withLock: createKeyedMutex() }).update(guildId, {
-			auditChannelId: auditChannel,
-		});
+		await seedReportAndAuditChannel(stores);
 		await stores.close();
 		// A bot process on the same store, spending the same budget of 5 calls a second while the doctor runs.
 		const perSecond = 5;
@@ -678,15 +659,14 @@ describe('the doctor on a shared store', () => {
 		} finally {
 			await stop();
 			await bot.close();
-			const keys = await raw.keys(`${namespacePrefix}*`);
-			if (keys.length > 0) await raw.del(keys);
+			await budget.removeRun(namespacePrefix);
 		}
 	});
 
 	test('an empty store: channels says that no channel of any kind is set', async () => {
 		const report = await runDoctor(
 			{ ...baseEnv, STORE_URL: REDIS_URL, CHART_RENDERER: 'none' },
-			{ namespacePrefix: prefix() },
+			{ namespacePrefix: budget.prefix() },
 		);
 		assert.deepEqual(
 			report.checks.find((check) => check.name === 'channels'),
@@ -741,12 +721,3 @@ describe('npm run doctor in HTTP interactions mode', () => {
 		assert.match(detail(run, 'interactions'), /not this application's Public Key.*General Information → Public Key/);
 	});
 });
-
-/** A port nothing listens on. */
-async function closedPort(): Promise<number> {
-	const server = createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as { port: number };
-	await new Promise<void>((resolve) => server.close(() => resolve()));
-	return port;
-}

@@ -38,14 +38,22 @@ async function removeRun(): Promise<void> {
 
 /**
  * @discordjs/proxy on loopback in front of `upstreamApi`, set up as its container is: no token of its own (it
- * forwards the caller's Authorization header), and a 429 handed back to the caller rather than retried. Counts
- * what it forwards.
+ * forwards the caller's Authorization header), and a 429 handed back to the caller rather than retried. Records
+ * what it answered, once it has answered: a request still in flight, or one refused (a 429 from the stand-in, or
+ * from the proxy's own view of a route's bucket without reaching the stand-in), renamed nothing there.
  */
 async function startRestProxy(upstreamApi: string) {
 	const handle = proxyRequests(new REST({ api: upstreamApi, rejectOnRateLimit: () => true, retries: 0 }));
-	const forwarded: { method: string; path: string }[] = [];
+	const answered: { method: string; path: string; status: number }[] = [];
+	let inFlight = 0;
 	const server = createServer((req, res) => {
-		forwarded.push({ method: req.method ?? '', path: new URL(req.url ?? '/', 'http://proxy').pathname });
+		const method = req.method ?? '';
+		const path = new URL(req.url ?? '/', 'http://proxy').pathname;
+		inFlight += 1;
+		res.once('close', () => {
+			inFlight -= 1;
+			answered.push({ method, path, status: res.writableFinished ? res.statusCode : 0 });
+		});
 		Promise.resolve(handle(req, res)).catch(() => {
 			if (!res.headersSent) res.writeHead(502);
 			res.end();
@@ -56,7 +64,15 @@ async function startRestProxy(upstreamApi: string) {
 	return {
 		// What a host sets DISCORD_API_URL to: @discordjs/rest appends /v10, the proxy strips /api/v10.
 		apiUrl: `http://127.0.0.1:${port}/api`,
-		forwarded,
+		answered,
+		/** Resolves once no request is in flight through the proxy; throws after `timeoutMs`. */
+		drained: async (timeoutMs: number) => {
+			const deadline = Date.now() + timeoutMs;
+			while (inFlight > 0) {
+				if (Date.now() > deadline) throw new Error(`${inFlight} requests still in flight through the proxy`);
+				await new Promise((resolve) => setTimeout(resolve, 50));
+			}
+		},
 		close: async () => {
 			server.closeAllConnections();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -117,12 +133,18 @@ if (redis.unavailable) {
 				while (done.length < children.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
 				assert.equal(done.length, 2, 'both processes reported');
 				const stoppedAt = Date.now();
+				// Counted once both sides have drained: the processes stopped their turns before reporting, and the
+				// proxy has answered everything they sent.
+				await proxy.drained(10_000);
 				t.diagnostic(
 					`${renames.length} renames through the proxy, busiest second ${sandbox.globalLimit.peakPerSecond} at the stand-in`,
 				);
 
-				// Every rename went through the proxy: the stand-in accepted exactly the PATCHes the proxy forwarded.
-				const patches = proxy.forwarded.filter((r) => r.method === 'PATCH' && r.path.startsWith('/api/v10/channels/'));
+				// Every rename went through the proxy: the stand-in accepted exactly the PATCHes the proxy answered with
+				// success (a refused one renamed nothing, wherever it was refused).
+				const patches = proxy.answered.filter(
+					(r) => r.method === 'PATCH' && r.path.startsWith('/api/v10/channels/') && r.status < 300,
+				);
 				assert.equal(sandbox.renames.length, patches.length, 'renames at the stand-in = PATCHes through the proxy');
 				assert.equal(renames.length, sandbox.renames.length, 'renames the processes saw = renames at the stand-in');
 				const renamed = new Set(sandbox.renames.map((r) => r.channelId));

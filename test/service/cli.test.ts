@@ -3,7 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { openStatsStore } from '../../src/service/index.js';
-import { makeTempDir, runCli, sendRequest, startCliServer, waitForExit } from './support.js';
+import { runCli, startCliServer, waitForExit } from './cli-process.js';
+import { makeTempDir, sendRequest } from './support.js';
 
 const KEY = /ask_[0-9A-Za-z]{40}/;
 

@@ -4,7 +4,8 @@ import { closeSync, createWriteStream, openSync, readdirSync, writeFileSync, wri
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { openStatsStore } from '../../src/service/index.js';
-import { makeTempDir, runCli } from './support.js';
+import { runCli } from './cli-process.js';
+import { makeTempDir } from './support.js';
 
 const join1 = (at: string, extra = '') => `{"type":"join","at":"${at}"${extra}}`;
 

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { parseEventLine } from '../../src/service/events.js';
 import { ImportStaging, removeStaleScratchFiles } from '../../src/service/import-staging.js';
-import { makeTempDir, runCli } from './support.js';
+import { runCli } from './cli-process.js';
+import { makeTempDir } from './support.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
 const scratchFiles = (dir: string) => readdirSync(dir).filter((name) => name.startsWith('.import-'));

@@ -3,7 +3,8 @@ import { createWriteStream, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { InvalidEventError, openStatsStore } from '../../src/service/index.js';
-import { makeTempDir, runCli } from './support.js';
+import { runCli } from './cli-process.js';
+import { makeTempDir } from './support.js';
 
 const DAY_MS = 86_400_000;
 
