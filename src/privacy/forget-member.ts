@@ -1,0 +1,82 @@
+// `/privacy delete`, `POST /me/delete` and `data forget`: afterwards no key or value of any namespace, claims
+// included, holds the member's id. Their own records go, their account's history goes when no other link reads it,
+// server records that name them are scrubbed (the server keeps its alert), and a keyed hash of the id is kept so a
+// restore of an older backup skips them.
+import { claimLock } from '../core/claims.js';
+import { CLAIMS_NAMESPACE } from '../store/coordination.js';
+import { kindOf } from '../core/record-kinds.js';
+import type { RecordKind } from '../core/record-kinds.js';
+import { isSharedStore } from '../core/record-store.js';
+import { HISTORY_NAMESPACE } from '../store/namespaces.js';
+import { markForgotten, memberHasher } from './forgotten-members.js';
+import { memberHoldings } from './member-data.js';
+import type { PrivacyContext } from './privacy-context.js';
+import { scrubMember } from './scrub-member.js';
+import { keyvOf, storedRecords } from './stored-records.js';
+
+/** What went, by the kind's registry id: records deleted, records that only stopped naming the member. */
+export interface ForgetResult {
+	deleted: Map<string, number>;
+	scrubbed: Map<string, number>;
+}
+
+const add = (counts: Map<string, number>, id: string) => counts.set(id, (counts.get(id) ?? 0) + 1);
+
+export async function forgetMember(ctx: PrivacyContext, userId: string): Promise<ForgetResult> {
+	const { stores } = ctx;
+	const now = ctx.now ?? Date.now;
+	const deleted = new Map<string, number>();
+	const scrubbed = new Map<string, number>();
+	const named = (id: unknown) => id === userId;
+	// Read before the links go: which accounts only this member's links read.
+	const { accounts } = await memberHoldings(stores, userId);
+	// Marked first: a restore racing this forget already skips them.
+	await markForgotten(stores, memberHasher(ctx.config.linkSecret)(userId), now());
+
+	for await (const record of storedRecords(stores)) {
+		const { kind, key, namespace, owners } = record;
+		if (!owners.members.includes(userId)) continue;
+		const keyv = keyvOf(stores, namespace);
+		if (kind.belongsTo === 'server' || kind.namingFields.length > 0) {
+			if (await scrubRecord(ctx, kind, key, keyv, named)) add(scrubbed, kind.id);
+		} else if (await keyv.delete(key)) {
+			// The member's own record, or a transient one that names them (a cooldown, a claim on their record).
+			add(deleted, kind.id);
+		}
+	}
+	for (const accountId of accounts.keys()) {
+		const removed = ctx.history
+			? await ctx.history.remove(accountId)
+			: await keyvOf(stores, HISTORY_NAMESPACE).delete(accountId);
+		if (removed) add(deleted, 'history');
+	}
+	for await (const key of ctx.coordinator.keys()) {
+		const kind = kindOf(CLAIMS_NAMESPACE, key);
+		// A claim of no kind is still removed when its key holds the id: no key may hold it afterwards.
+		const names = kind ? kind.owners(key, undefined).members.includes(userId) : key.split(':').includes(userId);
+		if (!names) continue;
+		await ctx.coordinator.remove(key);
+		add(deleted, kind?.id ?? 'claim');
+	}
+	return { deleted, scrubbed };
+}
+
+/**
+ * Rewrites a server record without the member, under the record's lock where processes share the store (the lock
+ * the features' record stores take); on SQLite the one process's own writes are not interleaved with this one's.
+ */
+async function scrubRecord(
+	ctx: PrivacyContext,
+	kind: RecordKind,
+	key: string,
+	keyv: ReturnType<typeof keyvOf>,
+	named: (id: unknown) => boolean,
+): Promise<boolean> {
+	const rewrite = async () => {
+		const next = scrubMember(kind, await keyv.get(key), named);
+		if (next === null) return false;
+		await keyv.set(key, next);
+		return true;
+	};
+	return isSharedStore(ctx.config) ? claimLock(ctx.coordinator)(key, rewrite) : rewrite();
+}
