@@ -30,6 +30,8 @@ function kindFigures(counts: Map<string, number>, all = false): [string, number]
 	return ids.map((id) => [labelOf(id), counts.get(id) ?? 0]);
 }
 
+const sum = (counts: Map<string, number>) => [...counts.values()].reduce((total, count) => total + count, 0);
+
 /** Runs one command; resolves to the exit code. */
 export async function runData(
 	args: string[],
@@ -92,6 +94,11 @@ export async function runData(
 			}
 			case 'forget': {
 				const { deleted, scrubbed } = await forgetMember(ctx, command.member);
+				// Totals first, so a forget that found nothing says so.
+				print([
+					['deleted', sum(deleted)],
+					['scrubbed', sum(scrubbed)],
+				]);
 				print(kindFigures(deleted).map(([name, value]) => [`deleted ${name}`, value]));
 				print(kindFigures(scrubbed).map(([name, value]) => [`scrubbed ${name}`, value]));
 				return 0;
