@@ -3,11 +3,12 @@
 // server records that name them are scrubbed (the server keeps its alert), and a keyed hash of the id is kept so a
 // restore of an older backup skips them.
 import { claimLock } from '../core/claims.js';
+import { goalStoreOf } from '../goals/goal-store.js';
 import { CLAIMS_NAMESPACE } from '../store/coordination.js';
 import { kindOf } from '../core/record-kinds.js';
 import type { RecordKind } from '../core/record-kinds.js';
 import { isSharedStore } from '../core/record-store.js';
-import { HISTORY_NAMESPACE } from '../store/namespaces.js';
+import { HISTORY_NAMESPACE, LINKS_NAMESPACE } from '../store/namespaces.js';
 import { markForgotten, memberHasher } from './forgotten-members.js';
 import { memberHoldings } from './member-data.js';
 import type { PrivacyContext } from './privacy-context.js';
@@ -33,12 +34,25 @@ export async function forgetMember(ctx: PrivacyContext, userId: string): Promise
 	// Marked first: a restore racing this forget already skips them.
 	await markForgotten(stores, memberHasher(ctx.config.linkSecret)(userId), now());
 
+	// Goals go through their store, so that what this process keeps of them in memory goes at once too.
+	const goals = goalStoreOf(ctx);
+	if ((await goals.read({ scope: 'me', userId })).length > 0) {
+		await goals.update({ scope: 'me', userId }, () => []);
+		add(deleted, 'memberGoals');
+	}
+	// Through the link store when there is one, so that this process stops using the key at once.
+	if (await ctx.links?.removeUserLink(userId)) add(deleted, 'link');
 	for await (const record of storedRecords(stores)) {
 		const { kind, key, namespace, owners } = record;
 		if (!owners.members.includes(userId)) continue;
 		const keyv = keyvOf(stores, namespace);
-		if (kind.belongsTo === 'server' || kind.namingFields.length > 0) {
+		if (kind.id === 'serverGoals' && owners.servers[0]) {
+			const server = { scope: 'server', guildId: owners.servers[0] } as const;
+			await goals.update(server, (list) => list.map((goal) => (goal.setBy === userId ? { ...goal, setBy: '' } : goal)));
+			add(scrubbed, kind.id);
+		} else if (kind.belongsTo === 'server' || kind.namingFields.length > 0) {
 			if (await scrubRecord(ctx, kind, key, keyv, named)) add(scrubbed, kind.id);
+			if (namespace === LINKS_NAMESPACE) ctx.links?.dropKept(key);
 		} else if (await keyv.delete(key)) {
 			// The member's own record, or a transient one that names them (a cooldown, a claim on their record).
 			add(deleted, kind.id);
