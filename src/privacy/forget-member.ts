@@ -72,6 +72,7 @@ export async function forgetMember(ctx: PrivacyContext, userId: string): Promise
 		await ctx.coordinator.remove(key);
 		add(deleted, kind?.id ?? 'claim');
 	}
+	await stores.backend.settle?.();
 	return { deleted, scrubbed };
 }
 

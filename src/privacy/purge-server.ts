@@ -36,5 +36,6 @@ export async function purgeServer(ctx: PrivacyContext, guildId: string): Promise
 		await ctx.coordinator.remove(key);
 		add(kind.id);
 	}
+	await stores.backend.settle?.();
 	return deleted;
 }

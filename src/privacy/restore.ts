@@ -128,6 +128,8 @@ export async function restore(
 		await stores.backend.writeRaw(stores.namespace(namespace), { key, raw: written });
 		result.restored.set(kind.id, (result.restored.get(kind.id) ?? 0) + 1);
 	}
+	// A replaced store's old records, a forgotten member's among them, leave no copy beside the data.
+	await stores.backend.settle?.();
 	return result;
 }
 

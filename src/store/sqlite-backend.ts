@@ -74,6 +74,10 @@ export async function openSqliteBackend(
 		writeRaw: async (namespace, { key, raw }) => {
 			await withDeadline(pick(adapters, namespace).set(`${namespace}:${key}`, raw), deadlineMs);
 		},
+		settle: async () => {
+			// TRUNCATE empties the WAL once its pages are in the file (deleted rows there overwritten by secure_delete).
+			if (first) await withDeadline(first.query('PRAGMA wal_checkpoint(TRUNCATE)'), deadlineMs);
+		},
 		close: async () => {
 			closing ??= (async () => {
 				await purge?.stop();

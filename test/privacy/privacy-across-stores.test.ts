@@ -6,7 +6,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import sqlite3 from 'sqlite3';
 import { countFigures } from '../../src/core/count-records.js';
 import type { CoreContext } from '../../src/core/core-context.js';
 import { KEYV_NAMESPACES_OF_KINDS, kindOf } from '../../src/core/record-kinds.js';
@@ -15,21 +14,16 @@ import { forgetMember } from '../../src/privacy/forget-member.js';
 import { exportMember, showMember } from '../../src/privacy/member-data.js';
 import { purgeServer } from '../../src/privacy/purge-server.js';
 import { BadBackupLineError, restore, StoreNotEmptyError } from '../../src/privacy/restore.js';
-import { sqliteFileOf } from '../../src/store-url.js';
 import { listEntries } from '../../src/store/list-entries.js';
 import { startOutside, startStoreRun, storeTargets, type Outside, type StoreRun } from '../actions/store-runs.js';
 import { usable } from '../discord/shared-stores.js';
 import { buildMemberWorld, type MemberWorld } from './member-world.js';
 
-/** Every byte the run stored; on SQLite after the WAL is written back, as the bot's last connection does on close. */
-async function rawStore(run: StoreRun, ctx: CoreContext): Promise<string> {
-	if (run.name === 'sqlite') {
-		const db = new sqlite3.Database(sqliteFileOf(ctx.config.storeUrl));
-		await new Promise<void>((resolve, reject) => {
-			db.all('PRAGMA wal_checkpoint(TRUNCATE)', (error) => (error ? reject(error) : resolve()));
-		});
-		await new Promise<void>((resolve) => db.close(() => resolve()));
-	}
+/**
+ * Every byte the run stored, the SQLite file's WAL included: forget, purge and restore leave no copy of a deleted
+ * record beside the data (secure_delete, then a checkpoint that empties the WAL).
+ */
+async function rawStore(run: StoreRun): Promise<string> {
 	return run.dumpRaw();
 }
 
@@ -112,7 +106,7 @@ for (const target of await storeTargets()) {
 
 		it('forgets the member: no key or value of the raw store holds their id, the server keeps its records', async () => {
 			await backup(ctx.stores, before_forget);
-			assert.ok((await rawStore(run, ctx)).includes(world.memberId), 'the id was stored before');
+			assert.ok((await rawStore(run)).includes(world.memberId), 'the id was stored before');
 			const { deleted, scrubbed } = await forgetMember(ctx, world.memberId);
 			for (const kind of ['link', 'memberGoals', 'digest', 'session', 'history', 'cooldown', 'workClaim']) {
 				assert.ok((deleted.get(kind) ?? 0) >= 1, `${kind} deleted`);
@@ -122,7 +116,7 @@ for (const target of await storeTargets()) {
 				['alert', 'board', 'report', 'serverGoals', 'serverLink', 'statChannel'],
 				'the server records that named them',
 			);
-			const raw = await rawStore(run, ctx);
+			const raw = await rawStore(run);
 			assert.ok(!raw.includes(world.memberId), "no trace of the member's id");
 			assert.ok(raw.includes(world.otherId), "the other admin's records stay");
 			const figures = new Map(await countFigures(ctx.stores));
@@ -172,7 +166,7 @@ for (const target of await storeTargets()) {
 			const result = await restore(ctx, before_forget, { replace: true });
 			assert.ok(result.skipped >= 4, `${result.skipped} skipped`);
 			assert.ok(result.scrubbed >= 6, `${result.scrubbed} scrubbed`);
-			assert.ok(!(await rawStore(run, ctx)).includes(world.memberId));
+			assert.ok(!(await rawStore(run)).includes(world.memberId));
 			assert.equal(new Map(await countFigures(ctx.stores)).get('reports'), 1);
 		});
 
@@ -182,7 +176,7 @@ for (const target of await storeTargets()) {
 				assert.equal(deleted.get(kind), 1, kind);
 			}
 			assert.equal(deleted.get('history'), 1, "the server account's history");
-			const raw = await rawStore(run, ctx);
+			const raw = await rawStore(run);
 			assert.ok(!raw.includes(world.guildId), "no trace of the server's id");
 			const figures = new Map(await countFigures(ctx.stores));
 			assert.equal(figures.get('links'), 1);
