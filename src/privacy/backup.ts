@@ -17,7 +17,7 @@ export async function backup(stores: Stores, file: string): Promise<Map<string, 
 	const counts = new Map<string, number>();
 	const out = createWriteStream(file, { flags: 'wx', mode: 0o600 });
 	try {
-		for await (const { kind, key, raw } of storedRecords(stores)) {
+		for await (const { kind, key, raw } of storedRecords(stores, { once: true })) {
 			if (kind.keeping !== 'data') continue;
 			const line: BackupLine = { kind: kind.id, key, raw };
 			if (!out.write(`${JSON.stringify(line)}\n`)) await once(out, 'drain');

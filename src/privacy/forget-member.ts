@@ -10,7 +10,8 @@ import type { RecordKind } from '../core/record-kinds.js';
 import { isSharedStore } from '../core/record-store.js';
 import { HISTORY_NAMESPACE, LINKS_NAMESPACE } from '../store/namespaces.js';
 import { markForgotten, memberHasher } from './forgotten-members.js';
-import { memberHoldings } from './member-data.js';
+import { accountOnlyReadBy } from './unread-accounts.js';
+import { userLinkKey } from '../links/link-keys.js';
 import type { PrivacyContext } from './privacy-context.js';
 import { scrubMember } from './scrub-member.js';
 import { keyvOf, storedRecords } from './stored-records.js';
@@ -29,8 +30,8 @@ export async function forgetMember(ctx: PrivacyContext, userId: string): Promise
 	const deleted = new Map<string, number>();
 	const scrubbed = new Map<string, number>();
 	const named = (id: unknown) => id === userId;
-	// Read before the links go: which accounts only this member's links read.
-	const { accounts } = await memberHoldings(stores, userId);
+	// Read before the link goes: the account only their link reads, whose history goes with it.
+	const accounts = await accountOnlyReadBy(stores, userLinkKey(userId));
 	// Marked first: a restore racing this forget already skips them.
 	await markForgotten(stores, memberHasher(ctx.config.linkSecret)(userId), now());
 
@@ -42,14 +43,18 @@ export async function forgetMember(ctx: PrivacyContext, userId: string): Promise
 	}
 	// Through the link store when there is one, so that this process stops using the key at once.
 	if (await ctx.links?.removeUserLink(userId)) add(deleted, 'link');
-	for await (const record of storedRecords(stores)) {
+	for await (const record of storedRecords(stores, { once: false })) {
 		const { kind, key, namespace, owners } = record;
 		if (!owners.members.includes(userId)) continue;
 		const keyv = keyvOf(stores, namespace);
 		if (kind.id === 'serverGoals' && owners.servers[0]) {
 			const server = { scope: 'server', guildId: owners.servers[0] } as const;
-			await goals.update(server, (list) => list.map((goal) => (goal.setBy === userId ? { ...goal, setBy: '' } : goal)));
-			add(scrubbed, kind.id);
+			let changed = false;
+			await goals.update(server, (list) => {
+				changed = list.some((goal) => goal.setBy === userId);
+				return changed ? list.map((goal) => (goal.setBy === userId ? { ...goal, setBy: '' } : goal)) : undefined;
+			});
+			if (changed) add(scrubbed, kind.id);
 		} else if (kind.belongsTo === 'server' || kind.namingFields.length > 0) {
 			if (await scrubRecord(ctx, kind, key, keyv, named)) add(scrubbed, kind.id);
 			if (namespace === LINKS_NAMESPACE) ctx.links?.dropKept(key);

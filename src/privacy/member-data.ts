@@ -4,6 +4,8 @@ import type { Stores } from '../store/open-stores.js';
 import { HISTORY_NAMESPACE } from '../store/namespaces.js';
 import type { PrivacyContext } from './privacy-context.js';
 import { storedRecords } from './stored-records.js';
+import { accountOnlyReadBy } from './unread-accounts.js';
+import { userLinkKey } from '../links/link-keys.js';
 import type { StoredRecord } from './stored-records.js';
 
 type Fields = Record<string, unknown>;
@@ -25,32 +27,20 @@ export interface MemberHoldings {
 	owned: StoredRecord[];
 	/** Server records whose naming fields name them. */
 	named: StoredRecord[];
-	/** History account ids only their links read, with the account's name. */
-	accounts: Map<string, string | null>;
+	/** The history account only their link reads: its id and name. */
+	accounts: Map<string, string>;
 }
 
 export async function memberHoldings(stores: Stores, userId: string): Promise<MemberHoldings> {
 	const owned: StoredRecord[] = [];
 	const named: StoredRecord[] = [];
-	const theirAccounts = new Map<string, string | null>();
-	const othersAccounts = new Set<string>();
-	for await (const record of storedRecords(stores)) {
+	for await (const record of storedRecords(stores, { once: true })) {
 		const { kind, owners } = record;
-		if (kind.keeping !== 'data') continue;
-		const theirs = owners.members.includes(userId);
-		if (theirs && kind.belongsTo === 'member') owned.push(record);
-		else if (theirs && kind.namingFields.length > 0) named.push(record);
-		if (kind.id === 'link' && theirs) {
-			const accountName = (record.value as { accountName?: unknown } | undefined)?.accountName;
-			for (const account of owners.accounts) {
-				theirAccounts.set(account, typeof accountName === 'string' ? accountName : null);
-			}
-		} else if (kind.id === 'link' || kind.id === 'serverLink') {
-			for (const account of owners.accounts) othersAccounts.add(account);
-		}
+		if (kind.keeping !== 'data' || !owners.members.includes(userId)) continue;
+		if (kind.belongsTo === 'member') owned.push(record);
+		else if (kind.namingFields.length > 0) named.push(record);
 	}
-	for (const account of othersAccounts) theirAccounts.delete(account);
-	return { owned, named, accounts: theirAccounts };
+	return { owned, named, accounts: await accountOnlyReadBy(stores, userLinkKey(userId)) };
 }
 
 /** The export: every record the member owns or is named in, history included; a key only by its last 4. */

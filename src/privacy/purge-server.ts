@@ -5,6 +5,8 @@ import { CLAIMS_NAMESPACE } from '../store/coordination.js';
 import { HISTORY_NAMESPACE } from '../store/namespaces.js';
 import type { PrivacyContext } from './privacy-context.js';
 import { keyvOf, storedRecords } from './stored-records.js';
+import { accountOnlyReadBy } from './unread-accounts.js';
+import { serverLinkKey } from '../links/link-keys.js';
 
 /** Records deleted, by the kind's registry id. */
 export type PurgeResult = Map<string, number>;
@@ -13,18 +15,13 @@ export async function purgeServer(ctx: PrivacyContext, guildId: string): Promise
 	const { stores } = ctx;
 	const deleted: PurgeResult = new Map();
 	const add = (id: string) => deleted.set(id, (deleted.get(id) ?? 0) + 1);
-	const serverAccounts = new Set<string>();
-	const othersAccounts = new Set<string>();
-	for await (const { kind, key, namespace, owners } of storedRecords(stores)) {
-		const theirs = owners.servers.includes(guildId);
-		if (kind.id === 'link' || kind.id === 'serverLink') {
-			for (const account of owners.accounts) (theirs ? serverAccounts : othersAccounts).add(account);
-		}
-		if (!theirs || (kind.belongsTo !== 'server' && kind.keeping === 'data')) continue;
+	// Read before the server's link goes: whether another link reads its account.
+	const accounts = await accountOnlyReadBy(stores, serverLinkKey(guildId));
+	for await (const { kind, key, namespace, owners } of storedRecords(stores, { once: false })) {
+		if (!owners.servers.includes(guildId) || (kind.belongsTo !== 'server' && kind.keeping === 'data')) continue;
 		if (await keyvOf(stores, namespace).delete(key)) add(kind.id);
 	}
-	for (const account of serverAccounts) {
-		if (othersAccounts.has(account)) continue;
+	for (const account of accounts.keys()) {
 		const removed = ctx.history
 			? await ctx.history.remove(account)
 			: await keyvOf(stores, HISTORY_NAMESPACE).delete(account);

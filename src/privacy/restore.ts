@@ -99,10 +99,11 @@ export async function restore(
 		if (kind.id === FORGOTTEN) forgotten.add(key.slice(kind.prefix.length));
 	}
 	let held = 0;
-	for await (const { kind } of storedRecords(stores)) if (kind.keeping === 'data' && kind.id !== FORGOTTEN) held += 1;
+	for await (const { kind } of storedRecords(stores, { once: false }))
+		if (kind.keeping === 'data' && kind.id !== FORGOTTEN) held += 1;
 	if (held > 0 && !options.replace) throw new StoreNotEmptyError(held);
 	if (held > 0) {
-		for await (const { kind, key, namespace } of storedRecords(stores)) {
+		for await (const { kind, key, namespace } of storedRecords(stores, { once: false })) {
 			if (kind.keeping === 'data' && kind.id !== FORGOTTEN) await keyvOf(stores, namespace).delete(key);
 		}
 	}

@@ -17,18 +17,18 @@ export interface StoredRecord {
 	owners: RecordOwners;
 }
 
-/** Every live entry of a registered kind, read one at a time; entries of no kind are left alone. */
-export async function* storedRecords(
-	stores: Stores,
-	namespaces: readonly NamespaceName[] = KEYV_NAMESPACES_OF_KINDS,
-): AsyncGenerator<StoredRecord> {
-	for (const namespace of namespaces) {
-		// Redis SCAN may repeat a key while the store changes.
-		const seen = new Set<string>();
+/**
+ * Every live entry of a registered kind, read one at a time; entries of no kind are left alone. Redis SCAN may
+ * repeat a key while the store changes: `once` drops repeats at the cost of every key in memory, which a walk
+ * whose every step is idempotent (a forget, a purge) goes without.
+ */
+export async function* storedRecords(stores: Stores, options: { once: boolean }): AsyncGenerator<StoredRecord> {
+	for (const namespace of KEYV_NAMESPACES_OF_KINDS) {
+		const seen = options.once ? new Set<string>() : null;
 		for await (const { key, raw } of listEntries(stores, namespace)) {
 			const kind = kindOf(namespace, key);
-			if (!kind || seen.has(key)) continue;
-			seen.add(key);
+			if (!kind || seen?.has(key)) continue;
+			seen?.add(key);
 			const value = storedValue(raw);
 			yield { namespace, kind, key, raw, value, owners: kind.owners(key, value) };
 		}
