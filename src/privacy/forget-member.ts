@@ -41,6 +41,7 @@ export async function forgetMember(ctx: PrivacyContext, userId: string): Promise
 		await goals.update({ scope: 'me', userId }, () => []);
 		add(deleted, 'memberGoals');
 	}
+	const rewritten: { kind: RecordKind; key: string; keyv: ReturnType<typeof keyvOf> }[] = [];
 	// Through the link store when there is one, so that this process stops using the key at once.
 	if (await ctx.links?.removeUserLink(userId)) add(deleted, 'link');
 	for await (const record of storedRecords(stores, { once: false })) {
@@ -57,12 +58,15 @@ export async function forgetMember(ctx: PrivacyContext, userId: string): Promise
 			if (changed) add(scrubbed, kind.id);
 		} else if (kind.belongsTo === 'server' || kind.namingFields.length > 0) {
 			if (await scrubRecord(ctx, kind, key, keyv, named)) add(scrubbed, kind.id);
+			rewritten.push({ kind, key, keyv });
 			if (namespace === LINKS_NAMESPACE) ctx.links?.dropKept(key);
 		} else if (await keyv.delete(key)) {
 			// The member's own record, or a transient one that names them (a cooldown, a claim on their record).
 			add(deleted, kind.id);
 		}
 	}
+	// A feature's own write that raced a rewrite may have put the id back from what it read before: once more.
+	for (const { kind, key, keyv } of rewritten) await scrubRecord(ctx, kind, key, keyv, named);
 	for (const accountId of accounts.keys()) {
 		const removed = ctx.history
 			? await ctx.history.remove(accountId)
@@ -83,7 +87,9 @@ export async function forgetMember(ctx: PrivacyContext, userId: string): Promise
 
 /**
  * Rewrites a server record without the member, under the record's lock where processes share the store (the lock
- * the features' record stores take); on SQLite the one process's own writes are not interleaved with this one's.
+ * the features' record stores take). On SQLite the features lock with a mutex of their own store, out of reach
+ * here: a feature's read-modify-write of the same record may land between this read and write, which is why the
+ * caller rewrites every such record a second time after the walk.
  */
 async function scrubRecord(
 	ctx: PrivacyContext,
