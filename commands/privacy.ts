@@ -1,5 +1,6 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
 import type { BotContext } from '../src/discord/context.js';
+import { replyIfCoolingDown } from '../src/discord/cooldowns.js';
 import type { CommandInteraction, ComponentInteraction } from '../src/discord/interaction.js';
 import { UserFacingError } from '../src/errors.js';
 import { memberTranslator, type Translate } from '../src/i18n/index.js';
@@ -22,6 +23,8 @@ export async function execute(interaction: CommandInteraction, ctx: BotContext):
 		await interaction.reply({ content: t('privacy.confirm'), components: [row] }, 'private');
 		return;
 	}
+	// Show and export walk the whole store: the cooldown of /stats keeps a member from repeating them quickly.
+	if (await replyIfCoolingDown(interaction, ctx, 'privacy')) return;
 	await interaction.defer('private');
 	if (interaction.subcommand === 'export') {
 		const exported = await exportMember(ctx, interaction.userId);

@@ -93,3 +93,24 @@ describe('/privacy', () => {
 		assert.equal(second.content, 'The bot held nothing about you: nothing was deleted.');
 	});
 });
+
+describe('/privacy show and export under the cooldown', () => {
+	let h: Harness;
+	before(async () => {
+		h = await startHarness({ env: { STATS_COOLDOWN_SECONDS: '60' }, guildCount: 1 });
+	});
+	after(async () => {
+		h.sandbox.assertNoViolations();
+		await h.close();
+	});
+
+	it('a second walk of the store within the cooldown is refused with the time to wait', async () => {
+		const run = (subcommand: string) =>
+			h.sandbox.dispatchCommand({ name: 'privacy', subcommand, userId: STRANGER, guildId: null }).finalMessage();
+		assert.match((await run('show')).content, /The bot holds nothing about you\./u);
+		const again = await run('export');
+		assert.ok(again.isEphemeral);
+		assert.equal(again.files.length, 0);
+		assert.match(again.content, /\d+ s/u);
+	});
+});
