@@ -111,6 +111,6 @@ describe('/privacy show and export under the cooldown', () => {
 		const again = await run('export');
 		assert.ok(again.isEphemeral);
 		assert.equal(again.files.length, 0);
-		assert.match(again.content, /\d+ s/u);
+		assert.match(again.content, /try again in \d+ s/u);
 	});
 });
