@@ -63,11 +63,14 @@ export async function runData(
 			return 1;
 		}
 	}
-	const stores = await openStores(config.storeUrl);
-	const coordinator = await openCoordinator(config.storeUrl).catch(async (error: unknown) => {
-		await stores.close();
-		throw error;
-	});
+	let opened;
+	try {
+		opened = await openBoth(config.storeUrl);
+	} catch (error) {
+		err.write(`data: ${describeFailure(error)}\n`);
+		return 1;
+	}
+	const { stores, coordinator } = opened;
 	const ctx = {
 		stores,
 		coordinator,
@@ -130,6 +133,17 @@ export async function runData(
 	} finally {
 		await coordinator.close();
 		await stores.close();
+	}
+}
+
+/** The store and its claims, or neither. */
+async function openBoth(storeUrl: string) {
+	const stores = await openStores(storeUrl);
+	try {
+		return { stores, coordinator: await openCoordinator(storeUrl) };
+	} catch (error) {
+		await stores.close();
+		throw error;
 	}
 }
 

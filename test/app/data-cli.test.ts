@@ -124,6 +124,14 @@ describe('npm run data on SQLite', () => {
 		assert.equal(await linksCount(emptyUrl), before, 'nothing changed');
 	});
 
+	it('a store that does not answer exits 1 with one line that never quotes the URL', async () => {
+		const ran = await data(['show', '--member', world.memberId], 'redis://user:hunter2-secret@127.0.0.1:1');
+		assert.equal(ran.code, 1);
+		assert.match(ran.err, /^data: .+\n$/u);
+		assert.ok(!ran.err.includes('hunter2-secret'));
+		assert.equal(ran.out, '');
+	});
+
 	it('forget and purge print what went, by kind; a second forget finds nothing', async () => {
 		const forgot = await data(['forget', '--member', world.memberId]);
 		assert.equal(forgot.code, 0, forgot.err);
