@@ -25,6 +25,8 @@ const CORE_LAYERS = [
 	// Goals sit above stats: showStats receives the goals it shows, it does not read them.
 	['goals', '^src/goals/'],
 	['jobs', '^src/(reports|watch|boards|digests)/'],
+	// What the bot holds: show, export, forget, purge, backup and restore, over the registry of record kinds.
+	['privacy', '^src/privacy/'],
 ];
 
 /** The front ends and the start-up code that wires them, above the whole core; same rule. */

@@ -3,6 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { runChartBench } from './chart.js';
+import { runDataBench } from './data.js';
 import type { BenchFigure } from './figures.js';
 import { runHistoryBench } from './history.js';
 import { runHistoryStatsBench } from './history-stats.js';
@@ -25,6 +26,7 @@ const sections: [string, string, () => Promise<BenchFigure[]>][] = [
 	['service', 'stats service at 10 million events', () => runServiceBench()],
 	['web', 'web dashboard', () => runWebBench()],
 	['jobs', 'one REST budget: 4 processes, 10,000 stat channels, 1,000 boards', () => runJobsBench()],
+	['data', 'forget and purge at 100,000 links and 20,000 servers', () => runDataBench()],
 ];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !sections.some(([short]) => short === name));

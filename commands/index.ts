@@ -6,6 +6,7 @@ import * as exportCommand from './export.js';
 import * as goal from './goal.js';
 import * as help from './help.js';
 import * as link from './link.js';
+import * as privacy from './privacy.js';
 import * as report from './report.js';
 import * as serverKey from './server-key.js';
 import * as settings from './settings.js';
@@ -28,4 +29,5 @@ export const commandModules: readonly CommandModule[] = [
 	board,
 	digest,
 	goal,
+	privacy,
 ];

@@ -60,6 +60,10 @@ export interface Config {
 	discordClientSecret: string | null;
 	/** Discord's authorization page. */
 	discordOauthUrl: string;
+	/** PRIVACY_CONTACT: where members send questions and requests about their data (an address, a URL). */
+	privacyContact: string | null;
+	/** PRIVACY_POLICY_URL: the host's own privacy policy; `/privacy` then redirects there. */
+	privacyPolicyUrl: string | null;
 }
 
 export interface ManagedChild {
@@ -273,6 +277,11 @@ function readWebSettings(readers: ReturnType<typeof envReaders>, purpose: Config
 		webPublicUrl: publicUrl || null,
 		discordClientSecret: clientSecret,
 		discordOauthUrl: readers.url('DISCORD_OAUTH_URL', 'https://discord.com/oauth2/authorize', false),
+		privacyContact: readers.read('PRIVACY_CONTACT')?.trim() || null,
+		privacyPolicyUrl:
+			readers.read('PRIVACY_POLICY_URL') === undefined
+				? null
+				: readers.url('PRIVACY_POLICY_URL', undefined, false) || null,
 	};
 }
 

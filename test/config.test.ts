@@ -243,6 +243,20 @@ describe('config of the second milestone', () => {
 			assert.equal(config.discordOauthUrl, 'http://127.0.0.1:9/oauth2/authorize');
 		});
 
+		it('reads PRIVACY_CONTACT and PRIVACY_POLICY_URL, unset by default; a policy address must be a URL', () => {
+			const unset = loadConfig(BASE_ENV);
+			assert.equal(unset.privacyContact, null);
+			assert.equal(unset.privacyPolicyUrl, null);
+			const config = loadConfig({
+				...BASE_ENV,
+				PRIVACY_CONTACT: ' privacy@example.org ',
+				PRIVACY_POLICY_URL: 'https://example.org/privacy',
+			});
+			assert.equal(config.privacyContact, 'privacy@example.org');
+			assert.equal(config.privacyPolicyUrl, 'https://example.org/privacy');
+			assert.match(problemsOf({ ...BASE_ENV, PRIVACY_POLICY_URL: 'example.org' }).join('\n'), /PRIVACY_POLICY_URL/);
+		});
+
 		it('names what WEB_PORT needs, without printing the secret', () => {
 			const problems = problemsOf({ ...BASE_ENV, WEB_PORT: '8080' }).join('\n');
 			assert.match(problems, /WEB_PUBLIC_URL is required/);

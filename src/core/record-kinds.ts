@@ -121,6 +121,7 @@ export const DIGEST_PREFIX = 'digest:';
 export const RENAME_BUDGET_PREFIX = 'rename-budget:';
 export const COOLDOWN_PREFIX = 'cooldown:';
 export const LOCK_PREFIX = 'lock:';
+export const FORGOTTEN_MEMBER_PREFIX = 'forgotten:';
 
 /**
  * The once-only and lease claims of the periodic work, by prefix, with the part of the key that names an owner:
@@ -299,6 +300,18 @@ export const RECORD_KINDS: readonly RecordKind[] = [
 		matches: startsWith(DIGEST_PREFIX),
 		belongsTo: 'member',
 		owners: (key, value) => owners({ members: [...segment(key, 1), ...text(fieldsOf(value).userId)] }),
+	},
+	{
+		...data,
+		// `forgotten:<keyed hash of a member's id>` (src/privacy/forgotten-members.ts), never the id: a restore of an
+		// older backup skips that member's records. It names nobody, so nothing deletes it.
+		id: 'forgottenMember',
+		label: 'forgotten members',
+		namespace: WEB_NAMESPACE,
+		prefix: FORGOTTEN_MEMBER_PREFIX,
+		matches: startsWith(FORGOTTEN_MEMBER_PREFIX),
+		belongsTo: null,
+		owners: () => NOBODY,
 	},
 	{
 		...transient,

@@ -39,4 +39,9 @@ export interface LinkStore {
 	getServerKey(guildId: string): Promise<LinkedKey | null>;
 	getServerLink(guildId: string): Promise<LinkStatus | null>;
 	removeServerLink(guildId: string): Promise<boolean>;
+	/**
+	 * Drops what this process keeps in memory of a record a writer outside this store changed (forgetting a member
+	 * rewrites the server link they linked): the next read goes to the store.
+	 */
+	dropKept(storeKey: string): void;
 }

@@ -114,6 +114,7 @@ export function createLinkStore(options: LinkStoreOptions): LinkStore {
 		getServerKey: async (guildId) => getKey(serverLinkKey(guildId)),
 		getServerLink: async (guildId) => getStatus(serverLinkKey(guildId)),
 		removeServerLink: async (guildId) => remove(serverLinkKey(guildId)),
+		dropKept: (storeKey) => cache.forget(storeKey),
 	};
 }
 

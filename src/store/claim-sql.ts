@@ -15,3 +15,26 @@ export const TAKE_CLAIM = (placeholders: [string, string, string, string]) => {
 	WHERE ${CLAIMS_TABLE}.expires_at <= ${now}
 	RETURNING token`;
 };
+
+/** Claim keys a page at a time, in key order; parameters: LIKE pattern, the last key of the page before. */
+export const CLAIM_KEYS_PAGE = 500;
+export const LIST_CLAIM_KEYS = (placeholders: [string, string]) =>
+	`SELECT key FROM ${CLAIMS_TABLE} WHERE key LIKE ${placeholders[0]} ESCAPE '\\' AND key > ${placeholders[1]} ORDER BY key LIMIT ${CLAIM_KEYS_PAGE}`;
+
+/** A LIKE pattern for keys starting with `prefix`. */
+export const likePrefix = (prefix: string): string => `${prefix.replace(/[\\%_]/g, '\\$&')}%`;
+
+/** Every key starting with `prefix`, one LIST_CLAIM_KEYS page at a time. */
+export async function* pagedClaimKeys(
+	prefix: string,
+	page: (pattern: string, after: string) => Promise<string[]>,
+): AsyncGenerator<string> {
+	let after = '';
+	for (;;) {
+		const keys = await page(likePrefix(prefix), after);
+		yield* keys;
+		const last = keys.at(-1);
+		if (last === undefined || keys.length < CLAIM_KEYS_PAGE) return;
+		after = last;
+	}
+}

@@ -5,12 +5,22 @@ export type ClaimResult = { claimed: true; release(): Promise<void> } | { claime
 export interface Coordinator {
 	/** Atomically takes `key` for ttlMs unless someone holds it unexpired. */
 	claim(key: string, ttlMs: number): Promise<ClaimResult>;
+	/**
+	 * Every claim key stored, expired ones included (a SQL row outlives its expiry until taken again), without the
+	 * store's prefix: what forgetting a member or purging a server walks, as claim keys name them.
+	 */
+	keys(): AsyncIterable<string>;
+	/** Deletes the claim whoever holds it. */
+	remove(key: string): Promise<void>;
 	close(): Promise<void>;
 }
 
 /** What one backend implements; keys arrive prefixed, `token` tells holders apart. */
 export interface ClaimBackend {
 	tryClaim(key: string, token: string, ttlMs: number): Promise<ClaimResult>;
+	/** Every stored key starting with `prefix` (prefix kept), read a page at a time. */
+	keys(prefix: string): AsyncIterable<string>;
+	remove(key: string): Promise<void>;
 	close(): Promise<void>;
 }
 

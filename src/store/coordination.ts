@@ -27,6 +27,10 @@ export async function openCoordinator(
 			if (!Number.isInteger(ttlMs) || ttlMs <= 0) throw new RangeError('ttlMs must be a positive whole number');
 			return backend.tryClaim(prefix + key, crypto.randomUUID(), ttlMs);
 		},
+		keys: async function* () {
+			for await (const key of backend.keys(prefix)) yield key.slice(prefix.length);
+		},
+		remove: async (key) => backend.remove(prefix + key),
 		close: async () => backend.close(),
 	};
 }

@@ -1,4 +1,4 @@
-import { CLAIMS_TABLE, CREATE_CLAIMS_TABLE, TAKE_CLAIM } from './claim-sql.js';
+import { CLAIMS_TABLE, CREATE_CLAIMS_TABLE, LIST_CLAIM_KEYS, pagedClaimKeys, TAKE_CLAIM } from './claim-sql.js';
 import type { ClaimBackend, ClaimBackendSettings } from './claim-types.js';
 import { withDeadline, withStoreDeadline } from './with-deadline.js';
 import { openPostgresPool } from './postgres-store.js';
@@ -41,6 +41,16 @@ export async function openPostgresClaims(storeUrl: string, settings: ClaimBacken
 			const held = await query<{ expires_at: string }>(`SELECT expires_at FROM ${CLAIMS_TABLE} WHERE key = $1`, [key]);
 			const expiresAt = Number(held.rows[0]?.expires_at ?? at);
 			return { claimed: false, retryAfterMs: Math.max(0, expiresAt - at) };
+		},
+		keys: (prefix) =>
+			pagedClaimKeys(prefix, async (pattern, after) => {
+				await ensureTable();
+				const { rows } = await query<{ key: string }>(LIST_CLAIM_KEYS(['$1', '$2']), [pattern, after]);
+				return rows.map((row) => row.key);
+			}),
+		remove: async (key) => {
+			await ensureTable();
+			await query(`DELETE FROM ${CLAIMS_TABLE} WHERE key = $1`, [key]);
 		},
 		close: async () => {
 			ended ??= withDeadline(pool.end(), deadlineMs * 2).catch(onError);

@@ -21,6 +21,18 @@ export async function openRedisClaims(storeUrl: string, settings: ClaimBackendSe
 			// -2: expired between the two calls; -1 cannot happen (every claim has a TTL) but must not read as "wait".
 			return { claimed: false, retryAfterMs: Math.max(0, remaining) };
 		},
+		keys: async function* (prefix) {
+			const match = `${prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
+			let cursor = '0';
+			do {
+				const result = await connection.run(async (client) => client.scan(cursor, { MATCH: match, COUNT: 500 }));
+				cursor = String(result.cursor);
+				yield* result.keys;
+			} while (cursor !== '0');
+		},
+		remove: async (key) => {
+			await connection.run(async (client) => client.del(key));
+		},
 		close: async () => connection.close(),
 	};
 }

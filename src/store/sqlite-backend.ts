@@ -32,6 +32,8 @@ export async function openSqliteBackend(
 		// The adapter reports a failed open both by rejecting and by emitting; the rejection is what we act on.
 		adapter.on('error', () => undefined);
 		await withDeadline(adapter.query('PRAGMA journal_mode = WAL'), deadlineMs);
+		// Deleted rows are overwritten, not left in the file's free pages: a forgotten member's id must not stay.
+		await withDeadline(adapter.query('PRAGMA secure_delete = ON'), deadlineMs);
 		return adapter;
 	};
 	const [firstNamespace, ...otherNamespaces] = namespaces;
@@ -71,6 +73,10 @@ export async function openSqliteBackend(
 		list: (namespace) => listRows(pick(adapters, namespace), `${namespace}:`, deadlineMs),
 		writeRaw: async (namespace, { key, raw }) => {
 			await withDeadline(pick(adapters, namespace).set(`${namespace}:${key}`, raw), deadlineMs);
+		},
+		settle: async () => {
+			// TRUNCATE empties the WAL once its pages are in the file (deleted rows there overwritten by secure_delete).
+			if (first) await withDeadline(first.query('PRAGMA wal_checkpoint(TRUNCATE)'), deadlineMs);
 		},
 		close: async () => {
 			closing ??= (async () => {

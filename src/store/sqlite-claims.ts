@@ -1,6 +1,6 @@
 import sqlite3 from 'sqlite3';
 import { sqliteFileOf } from '../store-url.js';
-import { CLAIMS_TABLE, CREATE_CLAIMS_TABLE, TAKE_CLAIM } from './claim-sql.js';
+import { CLAIMS_TABLE, CREATE_CLAIMS_TABLE, LIST_CLAIM_KEYS, pagedClaimKeys, TAKE_CLAIM } from './claim-sql.js';
 import type { ClaimBackend, ClaimBackendSettings } from './claim-types.js';
 import { withStoreDeadline } from './with-deadline.js';
 import { createFolderOf } from './sqlite-folder.js';
@@ -31,6 +31,8 @@ export async function openSqliteClaims(storeUrl: string, settings: ClaimBackendS
 			deadlineMs,
 		);
 	await all('PRAGMA journal_mode = WAL');
+	// A forgotten member's claim rows are overwritten when deleted, not left in free pages of the file.
+	await all('PRAGMA secure_delete = ON');
 	await all(CREATE_CLAIMS_TABLE);
 	let closed: Promise<void> | null = null;
 
@@ -49,6 +51,13 @@ export async function openSqliteClaims(storeUrl: string, settings: ClaimBackendS
 			const held = await all<{ expires_at: number }>(`SELECT expires_at FROM ${CLAIMS_TABLE} WHERE key = ?`, key);
 			const expiresAt = Number(held[0]?.expires_at ?? at);
 			return { claimed: false, retryAfterMs: Math.max(0, expiresAt - at) };
+		},
+		keys: (prefix) =>
+			pagedClaimKeys(prefix, async (pattern, after) =>
+				(await all<{ key: string }>(LIST_CLAIM_KEYS(['?', '?']), pattern, after)).map((row) => row.key),
+			),
+		remove: async (key) => {
+			await all(`DELETE FROM ${CLAIMS_TABLE} WHERE key = ?`, key);
 		},
 		close: async () => {
 			closed ??= withStoreDeadline(

@@ -9,6 +9,11 @@ export interface StoreBackend {
 	list(namespace: string): AsyncIterable<RawEntry>;
 	/** Writes an entry exactly as another backend listed it (the expiry inside `raw` is kept). */
 	writeRaw(namespace: string, entry: RawEntry): Promise<void>;
+	/**
+	 * Writes what the store keeps beside its data back into it, so a deleted record leaves no copy behind: SQLite's
+	 * WAL still holds the pages from before a delete until a checkpoint. Absent where nothing is kept aside.
+	 */
+	settle?(): Promise<void>;
 	/** Finishes within a bounded time whatever the store does. */
 	close(): Promise<void>;
 }

@@ -8,6 +8,7 @@ import { apiRoutes } from './pages/api-routes.js';
 import { authRoutes } from './auth/auth-routes.js';
 import { manageRoutes } from './manage/manage-routes.js';
 import { pageRoutes } from './pages/page-routes.js';
+import { privacyRoutes } from './privacy/privacy-routes.js';
 import { publicRoutes } from './public/public-routes.js';
 import { siteRoutes } from './public/site-routes.js';
 import { siteOf } from './site.js';
@@ -42,6 +43,7 @@ export function createWebApp(deps: WebDeps): Hono<WebEnv> {
 	app.route('/', apiRoutes(deps, foldHistory));
 	app.route('/', manageRoutes(deps, site));
 	app.route('/', accountRoutes(deps));
+	app.route('/', privacyRoutes(deps, site));
 	app.route('/', publicRoutes(deps, foldHistory));
 
 	app.notFound((c) => sendHttpError(c, notFoundError({ json: isApiPath(c) })));

@@ -77,6 +77,7 @@ const COUNT_OUTPUT = [
 	'member goals: 0',
 	'server goals: 0',
 	'digests: 0',
+	'forgotten members: 0',
 	'unregistered: 1',
 	'',
 ].join('\n');

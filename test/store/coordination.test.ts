@@ -122,6 +122,34 @@ for (const target of targets) {
 			}
 		});
 
+		test("keys lists this prefix's claims, expired SQL rows too, never another prefix's; remove frees one", async (t) => {
+			// A wildcard of the store's own pattern language in the prefix must match only itself.
+			const wildcard = target.name === 'redis' ? '?' : '_';
+			const prefix = runPrefix('keys');
+			const coordinator = await open(t, `${prefix}${wildcard}`);
+			const neighbour = await open(t, `${prefix}Z`);
+			const ttl = target.injectedClock ? 1000 : 60_000;
+			for (const key of ['cooldown:stats:42', 'digest-send:42:2026-W14', 'lock:report:900:1']) {
+				claimed(await coordinator.claim(key, ttl));
+			}
+			claimed(await neighbour.claim('cooldown:stats:42', ttl));
+			if (target.injectedClock) clock += ttl;
+			const listed = async (of: Coordinator) => {
+				const keys: string[] = [];
+				for await (const key of of.keys()) keys.push(key);
+				return keys.sort();
+			};
+			assert.deepEqual(await listed(coordinator), [
+				'cooldown:stats:42',
+				'digest-send:42:2026-W14',
+				'lock:report:900:1',
+			]);
+			await coordinator.remove('digest-send:42:2026-W14');
+			assert.deepEqual(await listed(coordinator), ['cooldown:stats:42', 'lock:report:900:1']);
+			assert.deepEqual(await listed(neighbour), ['cooldown:stats:42']);
+			claimed(await coordinator.claim('digest-send:42:2026-W14', ttl));
+		});
+
 		test('release frees the key, and only its holder can release', async (t) => {
 			const coordinator = await open(t, runPrefix('release'));
 			const ttl = target.injectedClock ? 1000 : 200;

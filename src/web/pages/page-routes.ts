@@ -19,6 +19,7 @@ import { isNoUserLink, readStatsRequest, statsFailure } from './stats-request.js
 import { loadDashboardStats, type DashboardStats, type FoldHistory } from './stats-view.js';
 import type { WebDeps } from '../web-deps.js';
 import { askedLang, langQuery, localeOf, translatorOf, type MemberEnv, type WebEnv } from '../web-env.js';
+import { myDataSection } from '../privacy/privacy-page.js';
 
 /** The member's pages: the start page, their own account, a server's account. */
 export function pageRoutes(deps: WebDeps, site: Site, foldHistory: FoldHistory): Hono<WebEnv> {
@@ -46,11 +47,11 @@ export function pageRoutes(deps: WebDeps, site: Site, foldHistory: FoldHistory):
 			// The how-to is an answer, not a failure: /me without a link is a normal first visit.
 			if (!isNoUserLink(error)) throw statsFailure(error, { title: t('web.myAccount') });
 			const howTo = discordTextToHtml(renderMessage(t, describeExpectedError(error)!));
-			const forms = accountKeyForms(t, false, langQuery(c, '?'));
+			const forms = html`${accountKeyForms(t, false, langQuery(c, '?'))}${myDataSection(t, langQuery(c, '?'))}`;
 			return sendPage(c, t('web.myAccount'), html`${outcome}${messageBody(t('web.myAccount'), howTo)}${forms}`);
 		}
 		const options = { ...statsPageOptions(c, '/me'), heading: t('web.myAccount'), exportPath: '/me/export.csv' };
-		const extra = accountKeyForms(t, true, langQuery(c, '?'));
+		const extra = html`${accountKeyForms(t, true, langQuery(c, '?'))}${myDataSection(t, langQuery(c, '?'))}`;
 		return sendPage(c, t('web.myAccount'), html`${outcome}${statsBody(stats, { ...options, extra })}`);
 	});
 
