@@ -8,7 +8,6 @@ import type { LinkStoreConfig } from '../config.js';
 import { openCoordinator } from '../core/claims.js';
 import { DATA_KINDS } from '../core/count-records.js';
 import { RECORD_KINDS } from '../core/record-kinds.js';
-import { StorageUnavailableError } from '../errors.js';
 import { backup } from '../privacy/backup.js';
 import { DataUsageError, parseDataArgs } from '../privacy/data-cli-args.js';
 import type { DataCommand } from '../privacy/data-cli-args.js';
@@ -18,7 +17,7 @@ import { purgeServer } from '../privacy/purge-server.js';
 import { BadBackupLineError, restore, StoreNotEmptyError } from '../privacy/restore.js';
 import { sqliteFileOf, storeSchemeOf } from '../store-url.js';
 import { openStores } from '../store/open-stores.js';
-import { StoreDeadlineError } from '../store/with-deadline.js';
+import { describeStoreFailure } from './store-failure.js';
 
 type Out = Pick<NodeJS.WriteStream, 'write'>;
 
@@ -150,11 +149,7 @@ async function openBoth(storeUrl: string) {
 /** One line about what failed; a store URL may hold a password, so it is never quoted. */
 function describeFailure(error: unknown): string {
 	if (error instanceof BadBackupLineError || error instanceof StoreNotEmptyError) return error.message;
-	if (error instanceof StorageUnavailableError) {
-		if (error.cause instanceof StoreDeadlineError) return error.cause.message;
-		return `the store failed: ${error.cause instanceof Error ? error.cause.message : String(error.cause)}`;
-	}
-	return error instanceof Error ? error.message : String(error);
+	return describeStoreFailure(error);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -7,7 +7,6 @@ import { ConfigError, loadDotEnv, loadLinkStoreConfig } from '../config.js';
 import { countFigures, figuresOf } from '../core/count-records.js';
 import type { CountLine } from '../core/count-records.js';
 import { migrateRecords } from '../core/migrate-records.js';
-import { StorageUnavailableError } from '../errors.js';
 import { checkLinks } from '../links/check-links.js';
 import { parseLinksArgs, UsageError } from '../links/cli-args.js';
 import type { LinksCommand } from '../links/cli-args.js';
@@ -16,7 +15,7 @@ import { resealLinks } from '../links/reseal-links.js';
 import { sqliteFileOf, storeSchemeOf } from '../store-url.js';
 import { openStores } from '../store/open-stores.js';
 import type { Stores } from '../store/open-stores.js';
-import { StoreDeadlineError } from '../store/with-deadline.js';
+import { describeStoreFailure } from './store-failure.js';
 
 const EXIT_USAGE = 2;
 const PROGRESS_EVERY = 100;
@@ -104,20 +103,11 @@ export async function runLinks(args: string[], env: Record<string, string | unde
 			}
 		}
 	} catch (error) {
-		process.stderr.write(`links: ${describeFailure(error)}\n`);
+		process.stderr.write(`links: ${describeStoreFailure(error)}\n`);
 		return 1;
 	} finally {
 		for (const stores of opened) await stores.close();
 	}
-}
-
-/** One line about what failed; a store URL may hold a password, so it is never quoted. */
-function describeFailure(error: unknown): string {
-	if (error instanceof StorageUnavailableError) {
-		if (error.cause instanceof StoreDeadlineError) return error.cause.message;
-		return `the store failed: ${error.cause instanceof Error ? error.cause.message : String(error.cause)}`;
-	}
-	return error instanceof Error ? error.message : String(error);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

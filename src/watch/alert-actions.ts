@@ -9,13 +9,8 @@ import { auditTime } from '../settings/audit.js';
 import { fetchStatsFor } from '../stats/resolve-key.js';
 import { describeRule } from './describe-watch.js';
 import { ALERT_PERMISSIONS } from './permissions.js';
-import {
-	removeRecord,
-	requireBotPermissions,
-	type ChosenChannel,
-	type WatchActionContext,
-	type WatchList,
-} from './watch-actions.js';
+import { removeRecord, requireBotPermissions, watchLister } from './watch-actions.js';
+import type { ChosenChannel, WatchActionContext } from './watch-actions.js';
 import { serverLocale } from '../settings/language.js';
 import { auditWatch, watchStoreOf } from './watch-context.js';
 import {
@@ -131,18 +126,11 @@ export async function removeAlert(
 }
 
 /** The server's alerts, ordered by id. */
-export async function listAlerts(
-	ctx: WatchActionContext,
-	actor: Actor,
-	guildId: string,
-): Promise<WatchList<AlertRecord>> {
-	requireManageServer(actor, 'alert');
-	return {
-		records: await watchStoreOf(ctx).alerts.listServer(guildId),
-		max: MAX_ALERTS_PER_SERVER,
-		everyMinutes: ctx.config.alertCheckMinutes,
-	};
-}
+export const listAlerts = watchLister<AlertRecord>(
+	'alert',
+	(ctx) => watchStoreOf(ctx).alerts,
+	(ctx) => ({ max: MAX_ALERTS_PER_SERVER, everyMinutes: ctx.config.alertCheckMinutes }),
+);
 
 /** Whole numbers within the kind's range (the table of docs/watch.md). */
 function readThreshold(kind: AlertKind, value: number | null): number {

@@ -9,14 +9,8 @@ import { auditTime } from '../settings/audit.js';
 import { describeFigure } from './describe-watch.js';
 import { statChannelPermissions } from './permissions.js';
 import { refreshStatChannel, STAT_CHANNEL_JOB } from './stat-channel-job.js';
-import {
-	channelIdOf,
-	removeRecord,
-	requireBotPermissions,
-	type ChosenChannel,
-	type WatchActionContext,
-	type WatchList,
-} from './watch-actions.js';
+import { channelIdOf, removeRecord, requireBotPermissions, watchLister } from './watch-actions.js';
+import type { ChosenChannel, WatchActionContext } from './watch-actions.js';
 import { serverLocale } from '../settings/language.js';
 import { auditWatch, statChannelDeps, watchStoreOf } from './watch-context.js';
 import {
@@ -143,19 +137,15 @@ export async function removeStatChannel(
 }
 
 /** The server's stat channels, paused and deleted ones included. */
-export async function listStatChannels(
-	ctx: WatchActionContext,
-	actor: Actor,
-	guildId: string,
-): Promise<WatchList<StatChannelRecord>> {
-	requireManageServer(actor, 'statchannel');
-	return {
-		records: await watchStoreOf(ctx).statChannels.listServer(guildId),
+export const listStatChannels = watchLister<StatChannelRecord>(
+	'statchannel',
+	(ctx) => watchStoreOf(ctx).statChannels,
+	(ctx) => ({
 		max: MAX_STAT_CHANNELS_PER_SERVER,
 		everyMinutes: ctx.config.statChannelMinutes,
 		lateMinutes: lateMinutesOf(jobLateness(STAT_CHANNEL_JOB)),
-	};
-}
+	}),
+);
 
 /** A job's worst recent lateness in whole minutes, from this process's view (each process serves its share). */
 function lateMinutesOf(lateness: JobLateness | null): number | null {

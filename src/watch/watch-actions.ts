@@ -7,6 +7,7 @@ import type { CoreContext } from '../core/core-context.js';
 import type { WatchContext } from './watch-context.js';
 import type { RecordTable } from '../core/record-store.js';
 import type { WatchPause } from './watch-record.js';
+import { requireManageServer, type Actor } from '../core/actor.js';
 
 /** What the stat channel and alert actions use of the core's services; a CoreContext has all of it. */
 export type WatchActionContext = WatchContext & Pick<CoreContext, 'now'>;
@@ -26,6 +27,20 @@ export interface WatchList<R extends { paused: WatchPause | null }> {
 	everyMinutes: number;
 	/** How late the refreshes run at worst lately, in whole minutes (0: on time); null when not known here. */
 	lateMinutes?: number | null;
+}
+
+/**
+ * The list action of `/alert` or `/statchannel`: only to Manage Server, the server's records beside its limits.
+ */
+export function watchLister<R extends { guildId: string; paused: WatchPause | null }>(
+	subject: 'alert' | 'statchannel',
+	tableOf: (ctx: WatchActionContext) => Pick<RecordTable<R>, 'listServer'>,
+	limitsOf: (ctx: WatchActionContext) => Omit<WatchList<R>, 'records'>,
+): (ctx: WatchActionContext, actor: Actor, guildId: string) => Promise<WatchList<R>> {
+	return async (ctx, actor, guildId) => {
+		requireManageServer(actor, subject);
+		return { records: await tableOf(ctx).listServer(guildId), ...limitsOf(ctx) };
+	};
 }
 
 /**
