@@ -9,6 +9,7 @@ import { describePause } from '../reports/describe-report.js';
 import { type ReportPause, type ReportRecord } from '../reports/report-record.js';
 import { listLinkedKeys } from '../links/list-linked-keys.js';
 import { samplerJob } from '../history/sampler.js';
+import { historyPruneJob, storedHistoryIds } from '../history/history-prune-job.js';
 import { watchJobs } from '../watch/watch-context.js';
 import { boardDeps, boardJob } from '../boards/board-job.js';
 import { digestJobDeps } from '../digests/digest-context.js';
@@ -25,7 +26,7 @@ export interface BackgroundJobs {
 
 /**
  * Starts what runs without an interaction: scheduled reports (posted with the context's GuildApi) and, unless
- * HISTORY_SAMPLING=off, the daily history sampler, and the stat channels, alerts, boards and weekly digests
+ * HISTORY_SAMPLING=off, the daily history sampler, the daily prune of history older than HISTORY_DAYS, and the stat channels, alerts, boards and weekly digests
  * (`watch: false` leaves those out).
  * Every process may start them: they coordinate through the store.
  */
@@ -62,6 +63,7 @@ export function startBackgroundJobs(
 	const runners = [createPeriodicRunner(reportScan, clock)];
 	const sampler = historySampler(ctx, clock);
 	if (sampler) runners.push(sampler);
+	runners.push(createPeriodicRunner(historyPrune(ctx, clock), clock));
 	if (options.watch !== false) {
 		const [statChannels, alerts] = watchJobs(ctx, clock);
 		runners.push(
@@ -111,4 +113,16 @@ function historySampler(ctx: SamplerContext, clock: Clock): PeriodicRunner | nul
 		log: ctx.log,
 	});
 	return createPeriodicRunner(job, clock);
+}
+
+/** Deletes history older than HISTORY_DAYS once a day; runs even with HISTORY_SAMPLING=off, as /stats still records. */
+function historyPrune(ctx: SamplerContext, clock: Clock) {
+	return historyPruneJob({
+		listAccountIds: () => storedHistoryIds(ctx.stores),
+		history: ctx.history,
+		historyDays: ctx.config.historyDays,
+		claimOnce: claimOnce(ctx.coordinator),
+		now: clock.now,
+		log: ctx.log,
+	});
 }

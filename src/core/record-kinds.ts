@@ -134,6 +134,7 @@ const WORK_CLAIMS: ReadonlyArray<[prefix: string, owner: (key: string) => Partia
 	['digest-send:', (key) => ({ members: segment(key, 1) })],
 	['history-pass:', () => ({})],
 	['history-pass-lease:', () => ({})],
+	['history-prune:', () => ({})],
 	['history-sample:', () => ({})],
 	['history-sample-lease:', () => ({})],
 	// `spread:<job>:<entry key>:<slot>`: the entry key is a record key of the job's kind.

@@ -38,7 +38,14 @@ export interface HistoryStore {
 	read(accountId: string): Promise<HistoryRecord | null>;
 	/** True when a history existed. */
 	remove(accountId: string): Promise<boolean>;
+	/**
+	 * Drops the days before `firstKept` (`YYYY-MM-DD`) from the account's history, deleting the record when no day
+	 * is left. A record with no such day, or not readable by this version, is left as it is.
+	 */
+	prune(accountId: string, firstKept: string): Promise<PruneOutcome>;
 }
+
+export type PruneOutcome = 'kept' | 'rewritten' | 'deleted';
 
 export function createHistoryStore(options: HistoryStoreOptions): HistoryStore {
 	const { keyv } = options;
@@ -103,6 +110,24 @@ export function createHistoryStore(options: HistoryStoreOptions): HistoryStore {
 				} finally {
 					cached.delete(accountId);
 				}
+			}),
+		prune: async (accountId, firstKept) =>
+			withLock(accountId, async (): Promise<PruneOutcome> => {
+				const record = parseHistoryRecord(await storage(async () => keyv.get(accountId)));
+				if (record === null) return 'kept';
+				const dates = Object.entries(record.days);
+				const kept = dates.filter(([date]) => date >= firstKept);
+				if (kept.length === dates.length) return 'kept';
+				cached.delete(accountId);
+				if (kept.length === 0) {
+					await storage(async () => keyv.delete(accountId));
+					return 'deleted';
+				}
+				const next: HistoryRecord = { ...record, days: Object.fromEntries(kept) };
+				// The expiry stays where the last fold put it: a prune is no sign the account is still read.
+				await storage(async () => keyv.set(accountId, next, Math.max(1, next.updatedAt + ttlMs - now())));
+				remember(accountId, Promise.resolve(next));
+				return 'rewritten';
 			}),
 	};
 }

@@ -8,6 +8,7 @@ import { createClient } from '@redis/client';
 import pg from 'pg';
 import sqlite3 from 'sqlite3';
 import { addBoard } from '../../src/boards/board-actions.js';
+import { historyPruneClaimKey } from '../../src/history/history-prune-job.js';
 import { boardPostClaimKey } from '../../src/boards/board-job.js';
 import type { Actor } from '../../src/core/actor.js';
 import type { CoreContext } from '../../src/core/core-context.js';
@@ -260,6 +261,7 @@ for (const target of await storeTargets()) {
 				sampleLeaseKey('2026-11-29', historyAccountId(memberAccount)),
 				samplePassClaimKey('2026-11-29', 3),
 				samplePassLeaseKey('2026-11-29', 3),
+				historyPruneClaimKey('2026-11-29'),
 			];
 			for (const key of claims) if (key) await ctx.coordinator.claim(key, 60_000);
 			// At the end of the digest's local hour it is due: sending it claims the week for the member.

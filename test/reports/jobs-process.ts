@@ -16,7 +16,8 @@ import { ManualClock } from './manual-clock.js';
 
 const [mode = '', storeUrl = '', prefix = '', start = '0', end = '0', secretHex = ''] = process.argv.slice(2);
 const secret = Buffer.from(secretHex, 'hex');
-const clock = new ManualClock(Number(start));
+// The background jobs run two loops here: the report scan and the daily history prune.
+const clock = new ManualClock(Number(start), mode === 'sampler' ? 1 : 2);
 const stores = await openStores(storeUrl, { namespacePrefix: prefix });
 const coordinator = await openCoordinator(storeUrl, { namespacePrefix: prefix, now: clock.now });
 const send = async (message: object) => new Promise<void>((resolve) => process.send?.(message, () => resolve()));
@@ -33,6 +34,7 @@ const ctx = {
 	config: {
 		historySampling: mode === 'sampler',
 		historySamplePerMinute: 600,
+		historyDays: 400,
 		linkSecret: secret,
 	} as BotContext['config'],
 	links:
