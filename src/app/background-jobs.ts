@@ -25,9 +25,9 @@ export interface BackgroundJobs {
 }
 
 /**
- * Starts what runs without an interaction: scheduled reports (posted with the context's GuildApi) and, unless
- * HISTORY_SAMPLING=off, the daily history sampler, the daily prune of history older than HISTORY_DAYS, and the stat channels, alerts, boards and weekly digests
- * (`watch: false` leaves those out).
+ * Starts what runs without an interaction: scheduled reports (posted with the context's GuildApi), the daily prune
+ * of history older than HISTORY_DAYS and, unless HISTORY_SAMPLING=off, the daily history sampler, and the stat
+ * channels, alerts, boards and weekly digests (`watch: false` leaves those out).
  * Every process may start them: they coordinate through the store.
  */
 export function startBackgroundJobs(

@@ -7,6 +7,8 @@ import { ok, runCheck, secretRedactor, type Check } from '../../src/app/doctor/c
 import { commandDefinitions } from '../../commands/definitions/index.js';
 import { badInputsOf, blamedVariable } from '../../src/app/doctor/check-inputs.js';
 import { readConfig } from '../../src/config.js';
+import { dataCheck } from '../../src/app/doctor/data-check.js';
+import type { DoctorContext } from '../../src/app/doctor/context.js';
 
 test('a check that never settles fails at its deadline while the others finish', async () => {
 	const hangs: Check<null> = {
@@ -133,4 +135,36 @@ test('every configuration problem blames a documented variable, which fails only
 	assert.deepEqual(badInputsOf('web', bad), ['WEB_PORT', 'WEB_PUBLIC_URL']);
 	assert.deepEqual(badInputsOf('gateway', bad), ['DISCORD_TOKEN', 'DISCORD_API_URL', 'SHARD_COUNT']);
 	assert.deepEqual(badInputsOf('web', new Set(['DISCORD_CLIENT_SECRET', 'DISCORD_APPLICATION_ID'])), []);
+});
+
+test('data: warns without a privacy page, else names the Privacy Policy URL to enter in the Developer Portal', async () => {
+	const base = {
+		DISCORD_TOKEN: 'token',
+		DISCORD_APPLICATION_ID: '123456789012345678',
+		STATS_API_BASE_URL: 'http://stats.example.org',
+		LINK_SECRET: Buffer.alloc(32, 1).toString('hex'),
+		DISCORD_CLIENT_SECRET: 'client-secret',
+	};
+	const check = async (env: Record<string, string>) => {
+		const { config, problems } = readConfig({ ...base, ...env });
+		assert.deepEqual(problems, []);
+		return runCheck(dataCheck, { config } as DoctorContext);
+	};
+	const none = await check({});
+	assert.equal(none.status, 'warn');
+	assert.match(none.detail, /no privacy page.*WEB_PUBLIC_URL.*PRIVACY_POLICY_URL/);
+	const dashboard = await check({ WEB_PORT: '8080', WEB_PUBLIC_URL: 'https://stats.example.org' });
+	assert.deepEqual(dashboard, {
+		name: 'data',
+		status: 'ok',
+		detail:
+			"members' privacy page is https://stats.example.org/privacy: enter it as the application's Privacy Policy URL in the Discord Developer Portal",
+	});
+	// The dashboard's /privacy redirects to the host's own policy: that is the address to give.
+	const dashboardEnv: Record<string, string> = { WEB_PORT: '8080', WEB_PUBLIC_URL: 'https://stats.example.org' };
+	for (const env of [{}, dashboardEnv]) {
+		const own = await check({ ...env, PRIVACY_POLICY_URL: 'https://example.org/policy' });
+		assert.equal(own.status, 'ok');
+		assert.match(own.detail, /^members' privacy page is https:\/\/example\.org\/policy: enter it as/);
+	}
 });

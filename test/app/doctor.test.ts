@@ -148,6 +148,8 @@ before(async () => {
 		LINK_SECRET_PREVIOUS: OLD_SECRET.toString('hex'),
 		CHART_RENDERER: 'local',
 		SHARD_COUNT: '1',
+		// Members have a privacy page, so `data` passes with the rest.
+		PRIVACY_POLICY_URL: 'https://policy.example.org/privacy',
 	};
 });
 
@@ -199,6 +201,7 @@ const GATEWAY_CHECKS = [
 	'stats-api',
 	'chart',
 	'channels',
+	'data',
 ];
 
 describe('npm run doctor', () => {
@@ -207,7 +210,7 @@ describe('npm run doctor', () => {
 		assert.equal(run.code, 0, run.stdout + run.stderr);
 		assert.deepEqual([...run.lines.keys()], GATEWAY_CHECKS);
 		for (const [name, line] of run.lines) assert.equal(line.status, 'ok', `${name}: ${line.detail}`);
-		assert.match(run.stdout, /\ndoctor: 11 ok, 0 warn, 0 fail\n$/);
+		assert.match(run.stdout, /\ndoctor: 12 ok, 0 warn, 0 fail\n$/);
 		assert.match(detail(run, 'links'), /^2 links open/);
 		assert.match(detail(run, 'channels'), /^2 channels \([a-z, ]+\): the bot has what each needs$/);
 		assert.match(detail(run, 'store'), /sqlite: wrote, read and deleted a probe entry in \d+ ms/);
@@ -247,7 +250,7 @@ describe('npm run doctor', () => {
 			assert.deepEqual(Object.keys(check), ['name', 'status', 'detail']);
 			assert.ok(['ok', 'warn', 'fail'].includes(check.status));
 		}
-		assert.deepEqual([report.ok, report.warn, report.fail], [10, 0, 1]);
+		assert.deepEqual([report.ok, report.warn, report.fail], [11, 0, 1]);
 	});
 
 	test('a wrong token fails discord-token, and the checks that need Discord say why', async () => {
@@ -429,12 +432,30 @@ describe('npm run doctor', () => {
 		const secure = await doctor({ ...web, WEB_PUBLIC_URL: 'https://stats.example.org' });
 		assert.equal(status(secure, 'web'), 'ok');
 		assert.match(detail(secure, 'web'), /register https:\/\/stats\.example\.org\/auth\/callback/);
-		assert.equal([...secure.lines.keys()].at(-1), 'web');
+		assert.deepEqual([...secure.lines.keys()].slice(-2), ['web', 'data']);
 		// A missing client secret fails config, not web: web reads only WEB_PUBLIC_URL.
 		const noSecret = await doctor({ WEB_PORT: '8080', WEB_PUBLIC_URL: 'https://stats.example.org' });
 		assert.equal(status(noSecret, 'config'), 'fail');
 		assert.match(detail(noSecret, 'config'), /DISCORD_CLIENT_SECRET/);
 		assert.equal(status(noSecret, 'web'), 'ok');
+	});
+
+	test("data warns while members have no privacy page, and names the dashboard's /privacy once it is served", async () => {
+		const none = await doctor({ PRIVACY_POLICY_URL: undefined });
+		assert.equal(status(none, 'data'), 'warn');
+		assert.match(detail(none, 'data'), /no privacy page.*PRIVACY_POLICY_URL/);
+		assert.equal(none.code, 0, none.stdout);
+		const web = { WEB_PORT: '8080', DISCORD_CLIENT_SECRET: 'web-client-secret-for-doctor' };
+		const dashboard = await doctor({
+			...web,
+			WEB_PUBLIC_URL: 'https://stats.example.org',
+			PRIVACY_POLICY_URL: undefined,
+		});
+		assert.equal(status(dashboard, 'data'), 'ok');
+		assert.match(
+			detail(dashboard, 'data'),
+			/^members' privacy page is https:\/\/stats\.example\.org\/privacy: .*Privacy Policy URL/,
+		);
 	});
 
 	test('a link no configured secret opens fails links with the count', async () => {
@@ -504,7 +525,7 @@ describe('npm run doctor with a bad variable', () => {
 			}
 			assert.match(
 				run.stdout,
-				new RegExp(`\\ndoctor: ${10 - dependents.length} ok, 0 warn, ${1 + dependents.length} fail\\n$`),
+				new RegExp(`\\ndoctor: ${11 - dependents.length} ok, 0 warn, ${1 + dependents.length} fail\\n$`),
 			);
 		});
 	}
@@ -525,7 +546,7 @@ describe('npm run doctor with a bad variable', () => {
 			report.checks.map((check) => [check.name, check.status]),
 			[...text.lines].map(([name, line]) => [name, line.status]),
 		);
-		assert.deepEqual([report.ok, report.warn, report.fail], [8, 0, 3]);
+		assert.deepEqual([report.ok, report.warn, report.fail], [9, 0, 3]);
 		const config = report.checks.find((check) => check.name === 'config')?.detail ?? '';
 		assert.match(config, /LINK_SECRET must be 32 bytes.*; CHART_RENDERER must be/);
 		assert.ok(!json.stdout.includes(shortSecret) && !text.stdout.includes(shortSecret), 'the secret was printed');

@@ -14,6 +14,7 @@ import {
 } from './check.js';
 import { badInputsOf, blamedVariable } from './check-inputs.js';
 import { channelsCheck } from './channels-check.js';
+import { dataCheck } from './data-check.js';
 import { createDoctorContext, type DoctorContext, type DoctorOptions } from './context.js';
 import {
 	applicationCheck,
@@ -27,7 +28,7 @@ import { linksCheck, storeCheck } from './store-checks.js';
 
 /**
  * The checks in docs/doctor.md's order, each with whether it applies to the configuration. `web` (with
- * WEB_PORT) joins once the configuration has the dashboard's variables.
+ * WEB_PORT) joins once the configuration has the dashboard's variables; `data` applies to every configuration.
  */
 function checksFor(config: Config): Check<DoctorContext>[] {
 	const httpMode = config.interactionsPort !== null;
@@ -43,6 +44,7 @@ function checksFor(config: Config): Check<DoctorContext>[] {
 		...(config.chartRenderer === 'none' ? [] : [chartCheck]),
 		channelsCheck,
 		...(config.webPort === null ? [] : [webCheck]),
+		dataCheck,
 	];
 }
 
