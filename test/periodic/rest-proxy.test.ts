@@ -8,7 +8,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { proxyRequests } from '@discordjs/proxy';
-import { REST } from 'discord.js';
+// The ESM build of @discordjs/rest, as @discordjs/proxy imports it: discord.js's CommonJS copy has classes of its
+// own, and the proxy's `instanceof RateLimitError` would not know its errors (it then answers 200 for a call it
+// never sent).
+// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- the proxy's own copy of REST, see above
+import { REST } from '@discordjs/rest';
 import { createClient } from '@redis/client';
 import { startDiscordSandbox } from '../../sandbox/index.js';
 import type { JobsChildMessage, JobsChildOptions } from '../../bench/jobs-child.js';
