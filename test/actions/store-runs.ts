@@ -132,6 +132,8 @@ async function rawAccess(name: SharedStore['name'], url: string, prefix: string)
 				for (const key of keys) {
 					// Every entry the bot writes is a string; another type would be data this search cannot see.
 					const type = await client.type(key);
+					// A key with a TTL (a cooldown, a claim) can expire between KEYS and this read: nothing to search.
+					if (type === 'none') continue;
 					if (type !== 'string') throw new Error(`${key} is a ${type}: the raw search reads strings only`);
 					lines.push(`${key}=${(await client.get(key)) ?? ''}`);
 				}
