@@ -3,7 +3,7 @@ import { ObjectViewMemo } from '../object-view-memo.js';
 import { AVERAGE_LEAD_IN_DAYS, buildChartSeries } from '../history/chart-series.js';
 import { translator, type Locale, type Translate } from '../i18n/index.js';
 import type { ChartRenderer } from '../render/chart-renderer.js';
-import { isSameName, type ChartInput, type ChartLabels } from '../render/chart.js';
+import { isSameName, type ChartInput, type ChartLabels, type ChartNote } from '../render/chart.js';
 import type { ChartPoint } from '../history/chart-series.js';
 import { renderChartSafely, type ChartLogger } from '../render/draw-chart.js';
 import { formatUtcDate, formatUtcDateRange, truncate } from '../render/format.js';
@@ -24,6 +24,11 @@ export interface ChartView {
 	serverName?: string | null;
 	/** The bot's UTC date, `YYYY-MM-DD`. */
 	today: string;
+	/**
+	 * The notes of the chart's own scope (the server's on a server chart, the member's on theirs), any days: the
+	 * chart draws those of the days it shows. Handed down by the caller, as notes sit above stats.
+	 */
+	notes?: readonly ChartNote[];
 }
 
 export interface ChartDeps {
@@ -58,6 +63,7 @@ export function chartInputOf(record: HistoryRecord | null, view: ChartView): Cha
 		view.today,
 		view.accountName,
 		view.serverName ?? null,
+		notesKey(view.notes),
 	]);
 	const outcome = lastInputs.get(record, key, () => computeChartInput(record, view));
 	return { input: outcome.input, notes: [...outcome.notes] };
@@ -99,6 +105,7 @@ function computeChartInput(record: HistoryRecord | null, view: ChartView): Chart
 			averageSeed: seed.map((point) => point.value),
 			locale: view.locale,
 			labels: chartLabels(t, view, from),
+			...notesShown(view.notes, from, view.today),
 		},
 		notes,
 	};
@@ -151,6 +158,22 @@ export function chartLabels(t: Translate, view: ChartView, from: string): ChartL
 		average: t('chart.legend.average', { count: 7 }),
 		partialToday: t('chart.legend.partialToday'),
 	};
+}
+
+/** The notes in a memo key: a few characters each, so a cache-hit /stats with 50 notes stays a cache hit. */
+function notesKey(notes: readonly ChartNote[] | undefined): string {
+	if (!notes || notes.length === 0) return '';
+	let key = '';
+	for (const note of notes) key += `${note.date}\u0000${note.text}\u0001`;
+	return key;
+}
+
+/** The notes on the days from `from` to `today` (a chart's days), as plain copies; none when there are none. */
+function notesShown(notes: readonly ChartNote[] | undefined, from: string, today: string): { notes?: ChartNote[] } {
+	const shown = (notes ?? [])
+		.filter((note) => note.date >= from && note.date <= today)
+		.map(({ date, text }) => ({ date, text }));
+	return shown.length === 0 ? {} : { notes: shown };
 }
 
 /** Conversion is a ratio: two decimals are all a chart can show. */

@@ -63,10 +63,23 @@ export function statsBody(stats: DashboardStats, options: StatsPageOptions): Saf
 			}
 			${stats.notes.map((note) => html`<figcaption>${note}</figcaption>`)}
 		</figure>
+		${dayNotesList(stats, t)}
 		${options.exportPath ? html`<p><a class="button" href="${options.exportPath}?days=${stats.days}" download>${t('web.download')}</a></p>` : ''}
 		${options.extra ?? ''} ${seriesTable(stats, t, locale)}
 		<script src="${staticUrl('chart.umd.min.js')}"></script>
+		<script src="${staticUrl('chartjs-plugin-annotation.min.js')}"></script>
 		<script src="${staticUrl('dashboard.js')}"></script>`;
+}
+
+/** The notes on the days shown, under the chart: a note's text is data, escaped as every value (html``). */
+function dayNotesList(stats: DashboardStats, t: Translate): SafeHtml | string {
+	if (stats.dayNotes.length === 0) return '';
+	return html`<section class="day-notes" aria-label="${t('web.notes.onChart')}">
+		<h2>${t('web.notes.onChart')}</h2>
+		<ul>
+			${stats.dayNotes.map((note) => html`<li><time datetime="${note.date}">${note.date}</time> ${note.text}</li>`)}
+		</ul>
+	</section>`;
 }
 
 function choice(href: string, label: string, current: boolean): SafeHtml {
