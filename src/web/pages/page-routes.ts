@@ -20,6 +20,12 @@ import { loadDashboardStats, type DashboardStats, type FoldHistory } from './sta
 import type { WebDeps } from '../web-deps.js';
 import { askedLang, langQuery, localeOf, translatorOf, type MemberEnv, type WebEnv } from '../web-env.js';
 import { myDataSection } from '../privacy/privacy-page.js';
+import { notesSection } from '../manage/manage-notes.js';
+import { listNotes } from '../../notes/note-actions.js';
+import type { Actor } from '../../core/actor.js';
+
+/** The member on their own page: their own records only, nothing of a server's. */
+const meActor = (userId: string): Actor => ({ userId, canManageServer: false, roleIds: [], origin: 'dashboard' });
 
 /** The member's pages: the start page, their own account, a server's account. */
 export function pageRoutes(deps: WebDeps, site: Site, foldHistory: FoldHistory): Hono<WebEnv> {
@@ -51,7 +57,15 @@ export function pageRoutes(deps: WebDeps, site: Site, foldHistory: FoldHistory):
 			return sendPage(c, t('web.myAccount'), html`${outcome}${messageBody(t('web.myAccount'), howTo)}${forms}`);
 		}
 		const options = { ...statsPageOptions(c, '/me'), heading: t('web.myAccount'), exportPath: '/me/export.csv' };
-		const extra = html`${accountKeyForms(t, true, langQuery(c, '?'))}${myDataSection(t, langQuery(c, '?'))}`;
+		const myNotes = await listNotes(deps, meActor(c.get('member').userId), { scope: 'me', guildId: null });
+		const notes = notesSection({
+			t,
+			action: `/me/notes${langQuery(c, '?')}`,
+			scope: 'me',
+			notes: myNotes.notes,
+			today: stats.today,
+		});
+		const extra = html`${accountKeyForms(t, true, langQuery(c, '?'))}${notes}${myDataSection(t, langQuery(c, '?'))}`;
 		return sendPage(c, t('web.myAccount'), html`${outcome}${statsBody(stats, { ...options, extra })}`);
 	});
 
