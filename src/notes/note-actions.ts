@@ -71,8 +71,8 @@ export async function removeNote(
 	input: NoteScopeInput & { note: string | null },
 ): Promise<{ owner: NoteOwner; removed: Note | null }> {
 	const owner = await requireOwner(ctx, actor, input, { adding: false });
-	const id = input.note?.trim() ?? '';
-	if (id === '') throw new UserFacingError('note.noteMissing');
+	const id = input.note?.trim();
+	if (!id) throw new UserFacingError('note.noteMissing');
 	let removed: Note | null = null;
 	await noteStoreOf(ctx).update(owner, (notes) => {
 		removed = notes.find((note) => note.id === id) ?? null;
