@@ -60,8 +60,8 @@ export async function runNotesBench(): Promise<BenchFigure[]> {
 		await linkMember(sandbox, plain, seedDemoAccount(store, { name: 'bench plain' }).apiKey);
 		await linkMember(sandbox, noted, seedDemoAccount(store, { name: 'bench noted' }).apiKey);
 		await addBenchNotes(sandbox, noted);
-		const without = { total: [] as number[], cpuMs: [] as number[] };
-		const withNotes = { total: [] as number[], cpuMs: [] as number[] };
+		const without = { total: [] as number[], own: [] as number[], cpuMs: [] as number[] };
+		const withNotes = { total: [] as number[], own: [] as number[], cpuMs: [] as number[] };
 		try {
 			for (let turn = 0; turn < TURNS; turn++) {
 				for (const [into, userId] of [
@@ -70,6 +70,7 @@ export async function runNotesBench(): Promise<BenchFigure[]> {
 				] as const) {
 					const measured = await measureSequential(sandbox, bot, userId, ROUNDS / TURNS);
 					into.total.push(...measured.total);
+					into.own.push(...measured.own);
 					into.cpuMs.push(measured.cpuMsPerStats);
 				}
 			}
@@ -80,6 +81,7 @@ export async function runNotesBench(): Promise<BenchFigure[]> {
 		const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 		const cpuRatio = mean(withNotes.cpuMs) / mean(without.cpuMs);
 		const p50Ratio = percentile(withNotes.total, 50) / percentile(without.total, 50);
+		const ownRatio = percentile(withNotes.own, 50) / percentile(without.own, 50);
 		return [
 			{
 				name: '/stats cache hit with 50 notes, CPU per interaction',
@@ -96,6 +98,22 @@ export async function runNotesBench(): Promise<BenchFigure[]> {
 				baseline: 1,
 				goal: `<= ${MAX_RATIO}x`,
 				met: cpuRatio <= MAX_RATIO,
+			},
+			{
+				name: "/stats cache hit with 50 notes, the bot's own share p50",
+				value: percentile(withNotes.own, 50),
+				unit: 'ms',
+				baseline: percentile(without.own, 50),
+				goal: 'baseline: the same member without notes, same run',
+				met: null,
+			},
+			{
+				name: "/stats cache hit with 50 notes, the bot's own share p50 as a ratio to none",
+				value: ownRatio,
+				unit: 'x',
+				baseline: 1,
+				goal: `<= ${MAX_RATIO}x`,
+				met: ownRatio <= MAX_RATIO,
 			},
 			{
 				name: '/stats cache hit with 50 notes, end to end p50',

@@ -41,7 +41,7 @@ export interface NoteInput extends NoteScopeInput {
 
 export interface NoteList {
 	owner: NoteOwner;
-	notes: Note[];
+	notes: readonly Note[];
 	max: number;
 }
 

@@ -16,8 +16,8 @@ import {
 
 /** Notes live beside goals in the `watch` namespace, one entry per owner. */
 export interface NoteStore {
-	/** The owner's notes, oldest day first. */
-	read(owner: NoteOwner): Promise<Note[]>;
+	/** The owner's notes, oldest day first; frozen, as a process that keeps them hands the same list to every chart. */
+	read(owner: NoteOwner): Promise<readonly Note[]>;
 	/**
 	 * Reads the owner's notes, lets `change` return the next list (or undefined to leave it) and writes it, under a
 	 * lock every process on the store shares, so two members cannot pass the limit together. Returns what is stored.
@@ -37,7 +37,10 @@ const NOTES_KEPT_MS = 60_000;
 
 /** One note store per opened store, so every command, route and job of a process shares its locks. */
 export const noteStoreOf = onePerStore((ctx: NoteStoreContext): NoteStore => {
-	const cache = isSharedStore(ctx.config) ? undefined : { keptMs: NOTES_KEPT_MS, now: ctx.now ?? Date.now };
+	// Frozen: every /stats of the owner reads their notes, and one kept list (never a copy) keys the chart's memo.
+	const cache = isSharedStore(ctx.config)
+		? undefined
+		: { keptMs: NOTES_KEPT_MS, now: ctx.now ?? Date.now, frozen: true };
 	const records = createRecordStore(ctx.stores, recordLock(ctx), {
 		namespace: WATCH_NAMESPACE,
 		parse: parseNotesRecord,
@@ -78,7 +81,7 @@ export async function notesForTarget(
 		now?: () => number;
 	},
 	target: { scope: 'me' | 'server'; userId: string; guildId: string | null },
-): Promise<Note[]> {
+): Promise<readonly Note[]> {
 	const { stores, coordinator, config, now } = ctx;
 	const storeUrl = config && 'storeUrl' in config && typeof config.storeUrl === 'string' ? config.storeUrl : null;
 	const owner = noteOwnerOf(target);

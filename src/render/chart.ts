@@ -25,7 +25,7 @@ export const CHART_THEMES = {
 		partialBar: 'rgba(88, 101, 242, 0.35)',
 		line: '#fee75c',
 		note: '#eb459e',
-		noteLabel: 'rgba(0, 0, 0, 0.7)',
+		noteLabel: '#1e1f22',
 		noteText: '#ffffff',
 	},
 	light: {
@@ -36,7 +36,7 @@ export const CHART_THEMES = {
 		partialBar: 'rgba(88, 101, 242, 0.3)',
 		line: '#e67e22',
 		note: '#c2185b',
-		noteLabel: 'rgba(255, 255, 255, 0.85)',
+		noteLabel: '#f2f3f5',
 		noteText: '#313338',
 	},
 } as const;
@@ -230,7 +230,6 @@ function noteAnnotations(input: ChartInput, theme: (typeof CHART_THEMES)[ChartTh
 			value: index,
 			borderColor: theme.note,
 			borderWidth: 2,
-			borderDash: [6, 4],
 			label: {
 				display: true,
 				content: truncate(note.text, CHART_NOTE_LENGTH),

@@ -160,11 +160,20 @@ export function chartLabels(t: Translate, view: ChartView, from: string): ChartL
 	};
 }
 
-/** The notes in a memo key: a few characters each, so a cache-hit /stats with 50 notes stays a cache hit. */
+/** Keys of the frozen note lists a store hands out (the same list on every read while it is kept). */
+const notesKeys = new WeakMap<readonly ChartNote[], string>();
+
+/**
+ * The notes in a memo key, so the same notes give the same chart input (and so the same config and PNG). A frozen
+ * list is keyed once: a cache-hit /stats with 50 notes then costs one lookup more than one without.
+ */
 function notesKey(notes: readonly ChartNote[] | undefined): string {
 	if (!notes || notes.length === 0) return '';
+	const known = notesKeys.get(notes);
+	if (known !== undefined) return known;
 	let key = '';
-	for (const note of notes) key += `${note.date}\u0000${note.text}\u0001`;
+	for (const note of notes) key += `${note.date} ${note.text}\n`;
+	if (Object.isFrozen(notes)) notesKeys.set(notes, key);
 	return key;
 }
 

@@ -43,7 +43,18 @@ test('npm run demo plays every language, writes the dashboard pages and screensh
 		assert.ok(dm, `${locale} digest DM`);
 		assert.match(readFileSync(join(out, locale!, 'replies', dm), 'utf8'), new RegExp(`"title": "${title}"`, 'u'));
 	}
-	assert.match(stdout, /^Done: 304 replies in 8 languages, 104 chart PNGs in [\d.]+ s/mu);
+	assert.match(stdout, /^Done: 328 replies in 8 languages, 104 chart PNGs in [\d.]+ s/mu);
+	// Two notes on the server's charts, in en and ja: listed by /note list, drawn on the /stats scope:server days:7
+	// chart that follows them.
+	for (const [locale, texts] of [
+		['en-US', ['Campaign A started', 'Newsletter sent']],
+		['ja', ['キャンペーンA開始', 'ニュースレター送信']],
+	] as const) {
+		const list = readdirSync(join(out, locale, 'replies')).find((file) => file.includes('the-server-s-notes'));
+		assert.ok(list, `${locale} /note list`);
+		const listed = readFileSync(join(out, locale, 'replies', list), 'utf8');
+		for (const text of texts) assert.ok(listed.includes(text), `${locale} lists ${text}`);
+	}
 	// The server's monthly goal: in /goal show and as a field of /stats scope:server, in each language's words.
 	for (const [locale, name] of [
 		['en-US', 'Goal: sends this month'],

@@ -186,7 +186,7 @@ for (const target of await storeTargets()) {
 			await link(web, member.userId, outside.createAccount(`NoteMember_${target.name}`));
 			await addNote(web, member, { ...mine(), date: '2026-11-10', text: 'my own mail' });
 			await addNote(web, admin, { ...server(), date: '2026-11-11', text: 'server campaign' });
-			const texts = (notes: { text: string }[]) => notes.map((note) => note.text);
+			const texts = (notes: readonly { text: string }[]) => notes.map((note) => note.text);
 			assert.deepEqual(texts((await listNotes(web, member, mine())).notes), ['my own mail']);
 			assert.deepEqual(texts((await listNotes(web, admin, server())).notes), ['server campaign']);
 			assert.deepEqual(texts((await listNotes(web, admin, mine())).notes), [], "the admin's own: none");
