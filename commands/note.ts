@@ -89,7 +89,7 @@ async function list(interaction: CommandInteraction, ctx: BotContext, scope: Not
 const MAX_REPLY_LENGTH = 1900;
 
 /** The header and as many lines as fit, then how many more there are (50 notes of 60 characters do not fit). */
-export function fitLines(header: string, lines: readonly string[], more: (count: number) => string): string {
+function fitLines(header: string, lines: readonly string[], more: (count: number) => string): string {
 	let text = header;
 	for (const [index, line] of lines.entries()) {
 		if (text.length + line.length + 1 > MAX_REPLY_LENGTH) return `${text}\n${more(lines.length - index)}`;
