@@ -313,11 +313,13 @@ describe('pages and access', () => {
 			'account',
 			'comparisons',
 			'days',
+			'from',
 			'generated_at',
 			'goals',
 			'metric',
 			'series',
 			'stale',
+			'to',
 			'totals',
 		]);
 		assert.deepEqual(view.goals, [], 'no goals set on this account');
