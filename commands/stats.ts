@@ -15,6 +15,9 @@ import { showStats, type StatsDeps } from '../src/stats/show-stats.js';
 import { notesForTarget } from '../src/notes/note-store.js';
 import { embedGoalsFor } from '../src/goals/goal-embed.js';
 import { withUserKeyRead } from '../src/stats/resolve-key.js';
+import { clockOf } from '../src/core/actor.js';
+import { utcDateOf } from '../src/history/utc-days.js';
+import { isRealUtcDay } from '../src/stats/date-range.js';
 import type { StatsReply } from '../src/stats/stats-reply.js';
 
 /** The slash command this module answers: the name its definition registers (test/commands/definitions.test.ts). */
@@ -26,6 +29,9 @@ export async function execute(interaction: CommandInteraction, ctx: BotContext):
 		scope: interaction.options.string('scope'),
 		days: interaction.options.integer('days'),
 		metric: interaction.options.string('metric'),
+		from: interaction.options.string('from'),
+		to: interaction.options.string('to'),
+		today: utcDateOf(clockOf(ctx)()),
 	});
 	const share = interaction.options.boolean('share') ?? false;
 	if (await replyIfCoolingDown(interaction, ctx, 'stats')) return;
@@ -72,16 +78,18 @@ export async function execute(interaction: CommandInteraction, ctx: BotContext):
  * press adds no message of its own and cannot post duplicates.
  */
 export async function onButton(interaction: ComponentInteraction, ctx: BotContext): Promise<void> {
-	// Buttons from before `metric` existed carry five parts and showed sends.
-	const [, action, ownerId, scope, days, metric = 'sends'] = interaction.customId.split(':');
+	// Buttons from before `metric` existed carry five parts and showed sends; a chosen range adds its two days.
+	const [, action, ownerId, scope, days, metric = 'sends', from, to] = interaction.customId.split(':');
 	if (action !== 'share' || !ownerId || !isStatsScope(scope) || !isStatsDays(Number(days)) || !isStatsMetric(metric)) {
 		throw new UserFacingError('stats.buttonOutdated');
 	}
+	const range = from && to && isRealUtcDay(from) && isRealUtcDay(to) && from <= to ? { from, to } : null;
 	if (interaction.userId !== ownerId) {
 		throw new UserFacingError('stats.notOwner');
 	}
 	if (await replyIfCoolingDown(interaction, ctx, 'share')) return;
-	const request = parseStatsRequest({ scope, days: Number(days), metric });
+	// The range the reply showed, as it was checked then: a share the next day still posts those days.
+	const request = { ...parseStatsRequest({ scope, days: Number(days), metric }), ...(range ? { range } : {}) };
 	const reply = await acknowledgeThen(
 		() => interaction.deferUpdate(),
 		async () => {
@@ -126,6 +134,7 @@ function statsReply(
 		target,
 		{
 			days: request.days,
+			range: request.range ?? null,
 			metric: request.metric,
 			locale: publicFor ? publicLocale(interaction, publicFor) : privateLocale(interaction),
 			sharedBy: isPublic ? userId : null,
@@ -150,13 +159,14 @@ function shareButton(
 	interaction: RepliableInteraction,
 	request: StatsRequest,
 ): APIActionRowComponent<APIButtonComponent> {
-	const { scope, days, metric } = request;
+	const { scope, days, metric, range } = request;
+	const rangePart = range ? `:${range.from}:${range.to}` : '';
 	return {
 		type: ComponentType.ActionRow,
 		components: [
 			{
 				type: ComponentType.Button,
-				custom_id: `stats:share:${interaction.userId}:${scope}:${days}:${metric}`,
+				custom_id: `stats:share:${interaction.userId}:${scope}:${days}:${metric}${rangePart}`,
 				label: memberTranslator(interaction)('buttons.share'),
 				style: ButtonStyle.Secondary,
 			},

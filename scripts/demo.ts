@@ -24,6 +24,7 @@ import { playWatchFlows } from './demo/watch.js';
 import { playBoardFlow } from './demo/board.js';
 import { playGoalFlow, setDashboardGoal } from './demo/goals.js';
 import { addDashboardNotes, playNoteFlow } from './demo/notes.js';
+import { playRangeStep, RANGE_DEMO_LOCALES } from './demo/range.js';
 import { openScreenshotTab, screenshotDashboardPages } from './demo/screenshots.js';
 import { writeDashboardPages } from './demo/web.js';
 import { freePort, offlineBotEnv, seatDashboardPeople, WEB_PEOPLE } from './demo/web-stack.js';
@@ -225,6 +226,9 @@ function openPass(locale: Locale, index: number, guild: DemoGuild): DemoPass {
 				],
 			}),
 		);
+		if (RANGE_DEMO_LOCALES.includes(locale)) {
+			await playRangeStep({ member, now: Date.now() - statsClockLagMs, run, record });
+		}
 
 		const shareId =
 			JSON.stringify(privateStats.components).match(/stats:share:[^"]+/)?.[0] ?? `stats:share:${member}:me:30:sends`;

@@ -1,8 +1,8 @@
 import { SlashCommandBuilder } from 'discord.js';
 import { described } from './localized.js';
-import { withScopeAndDays } from './stats-options.js';
+import { withDateRange, withScopeAndDays } from './stats-options.js';
 
-export const definition = withScopeAndDays(
-	described(new SlashCommandBuilder().setName('export'), 'commands.export.description'),
+export const definition = withDateRange(
+	withScopeAndDays(described(new SlashCommandBuilder().setName('export'), 'commands.export.description'), 'export'),
 	'export',
 );

@@ -1,5 +1,5 @@
 import type { StatsMetric } from '../stats-options.js';
-import { addDays } from './utc-days.js';
+import { addDays, daysBetween } from './utc-days.js';
 import type { HistoryRecord } from './record.js';
 import { dailySeries, recordedDates } from './daily-figures.js';
 import type { DailyFigures } from './daily-figures.js';
@@ -8,11 +8,13 @@ import type { DailyFigures } from './daily-figures.js';
 export const AVERAGE_LEAD_IN_DAYS = 6;
 
 export interface ChartSeriesOptions {
-	/** Points to return, ending today (the chart offers 7, 14, 30, 90, 180 and 365). */
+	/** Points to return, ending on `to` (the chart offers 7, 14, 30, 90, 180 and 365, or any range up to 365). */
 	days: number;
 	metric: StatsMetric;
 	/** The bot's UTC date, `YYYY-MM-DD`. */
 	today: string;
+	/** The last day shown, not after today; default today. */
+	to?: string;
 }
 
 /** One bar of a chart. */
@@ -24,7 +26,7 @@ export interface ChartPoint {
 }
 
 export interface ChartSeries {
-	/** `days` points, oldest first, the last one today (partial). */
+	/** `days` points, oldest first, the last one `to` (today, partial, unless an earlier day was asked for). */
 	points: ChartPoint[];
 	/** The 6 days before the first point, oldest first, so the average of the first points covers 7 days. */
 	leadIn: ChartPoint[];
@@ -47,12 +49,15 @@ function valueOf(figures: DailyFigures, metric: StatsMetric): number | null {
 /** The points of a chart of `days` days ending today, with what the reply needs to explain gaps. */
 export function buildChartSeries(record: HistoryRecord | null, options: ChartSeriesOptions): ChartSeries {
 	const { days, metric, today } = options;
-	const windowStart = addDays(today, -(days - 1 + AVERAGE_LEAD_IN_DAYS));
+	const to = options.to !== undefined && options.to < today ? options.to : today;
+	const windowStart = addDays(to, -(days - 1 + AVERAGE_LEAD_IN_DAYS));
 	const oldest = recordedDates(record)[0];
 	// One pass over the whole history and the window: the days before the window only tell where history starts.
 	const from = oldest !== undefined && oldest < windowStart ? oldest : windowStart;
 	const whole = dailySeries(record, { from, to: today, today });
-	const shown = whole.slice(-(days + AVERAGE_LEAD_IN_DAYS));
+	// The days after `to` stay in `whole`: they still tell where the history starts and whether joins are known.
+	const end = whole.length - daysBetween(to, today);
+	const shown = whole.slice(end - (days + AVERAGE_LEAD_IN_DAYS), end);
 	const toPoint = (figures: DailyFigures): ChartPoint => ({ date: figures.date, value: valueOf(figures, metric) });
 	const firstKnown = whole.find((figures) => valueOf(figures, metric) !== null);
 	return {

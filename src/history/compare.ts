@@ -1,5 +1,5 @@
 import type { StatsSnapshot } from '../stats-api/snapshot.js';
-import { addDays } from './utc-days.js';
+import { addDays, daysBetween } from './utc-days.js';
 import type { HistoryRecord } from './record.js';
 import { dailySeries } from './daily-figures.js';
 import type { DailyFigures } from './daily-figures.js';
@@ -108,4 +108,33 @@ function sumOf(days: DailyFigures[], metric: 'sends' | 'joins'): number | null {
 		total += value;
 	}
 	return total;
+}
+
+/** A chosen range's complete days against as many days just before them, for sends and joins. */
+export interface RangeComparisons {
+	sends: PeriodComparison;
+	joins: PeriodComparison;
+}
+
+/**
+ * The comparison beside a chosen range (`from`..`to`): its complete days (up to yesterday) against as many
+ * days just before them. Null when the range has no complete day (it is today alone): a day in progress is
+ * never set against a whole one.
+ */
+export function compareRange(
+	record: HistoryRecord | null,
+	range: { from: string; to: string },
+	today: string,
+): RangeComparisons | null {
+	const yesterday = addDays(today, -1);
+	const to = range.to < yesterday ? range.to : yesterday;
+	if (range.from > to) return null;
+	const length = daysBetween(range.from, to) + 1;
+	const days = dailySeries(record, { from: addDays(range.from, -length), to, today });
+	const period = (metric: 'sends' | 'joins'): PeriodComparison => {
+		const current = sumOf(days.slice(length), metric);
+		const previous = sumOf(days.slice(0, length), metric);
+		return { from: range.from, to, current, previous, change: changeBetween(current, previous) };
+	};
+	return { sends: period('sends'), joins: period('joins') };
 }

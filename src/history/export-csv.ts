@@ -30,9 +30,15 @@ export interface ExportFile {
 	csv: string;
 }
 
-/** The `/export` attachment: `days` rows ending on `today` (the bot's UTC date), oldest first. */
-export function buildExport(record: HistoryRecord | null, options: { days: number; today: string }): ExportFile {
-	const first = addDays(options.today, -(options.days - 1));
-	const series = dailySeries(record, { from: first, to: options.today, today: options.today });
-	return { fileName: exportFileName(first, options.today), csv: buildExportCsv(series) };
+/**
+ * The `/export` attachment: `days` rows ending on `to` (default `today`, the bot's UTC date), oldest first.
+ */
+export function buildExport(
+	record: HistoryRecord | null,
+	options: { days: number; today: string; to?: string },
+): ExportFile {
+	const last = options.to ?? options.today;
+	const first = addDays(last, -(options.days - 1));
+	const series = dailySeries(record, { from: first, to: last, today: options.today });
+	return { fileName: exportFileName(first, last), csv: buildExportCsv(series) };
 }

@@ -72,8 +72,10 @@ export interface ChartLabels {
 /** What a chart shows, already translated: the builder only lays it out. */
 export interface ChartInput {
 	metric: StatsMetric;
-	/** Oldest first; the last one is today, still running. */
+	/** Oldest first; the last one is today, still running (unless `lastIsPartial` is false). */
 	points: ChartPoint[];
+	/** False for a chosen range ending before today: every day is complete, none drawn as partial. Default true. */
+	lastIsPartial?: boolean;
 	/** Up to 6 values of the days right before points[0], oldest first, so the first points average full weeks. */
 	averageSeed: (number | null)[];
 	/** The reader's language (a product Locale; any other tag reads as en-US): the day labels and tick numbers. */
@@ -96,7 +98,7 @@ export function buildChartConfig(input: ChartInput, options: { theme?: ChartThem
 	const locale = resolveLocale(input.locale);
 	const dayFormat = dateTimeFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 	const values = input.points.map((point) => finiteOrNull(point.value));
-	const todayIndex = values.length - 1;
+	const todayIndex = input.lastIsPartial === false ? -1 : values.length - 1;
 	const completeDays = values.map((value, index) => (index === todayIndex ? null : value));
 	const today = values.map((value, index) => (index === todayIndex ? value : null));
 	const isCount = input.metric !== 'conversion';
@@ -206,6 +208,8 @@ export function buildChartConfig(input: ChartInput, options: { theme?: ChartThem
 		},
 	};
 
+	// A range of past days has no day in progress: the legend must not name one.
+	if (todayIndex < 0) config.data.datasets.splice(1, 1);
 	const annotations = noteAnnotations(input, theme);
 	// Only a chart with notes carries the plugin's options, so every other chart's config stays what it was.
 	if (annotations !== null) (config.options!.plugins as Record<string, unknown>).annotation = { annotations };

@@ -1,11 +1,17 @@
 import { escapeMarkdown } from 'discord.js';
 import type { APIEmbed, APIEmbedField } from 'discord.js';
-import type { Change, Comparisons, PeriodComparison, TodayBesideYesterday } from '../history/compare.js';
+import type {
+	Change,
+	Comparisons,
+	PeriodComparison,
+	RangeComparisons,
+	TodayBesideYesterday,
+} from '../history/compare.js';
 import { resolveLocale, translator, type MessageKey, type Translate } from '../i18n/index.js';
 import type { Figure, StatsResult, StatsSnapshot } from '../stats-api/snapshot.js';
 import type { StatsScope } from '../stats-options.js';
 import { fitEmbedToLimits } from './embed-limits.js';
-import { formatCount, formatDecimal, formatPercent, formatOneDecimal, truncate } from './format.js';
+import { formatCount, formatDecimal, formatPercent, formatOneDecimal, formatUtcDateRange, truncate } from './format.js';
 
 /** An account name longer than this is cut before escaping: the name is a label, not content. */
 const MAX_ACCOUNT_NAME_LENGTH = 100;
@@ -26,6 +32,11 @@ export interface StatsEmbedOptions {
 	notes?: readonly string[];
 	/** Each period against the one before it; absent or null shows the figures without a change. */
 	comparisons?: Comparisons | null;
+	/**
+	 * Set when the member chose a range: its complete days against as many before, in place of the 7- and 30-day
+	 * comparisons; null when the range has no complete day (today alone). Absent: the 7- and 30-day ones.
+	 */
+	rangeComparisons?: RangeComparisons | null;
 	/** The member who posted a public copy; named in it so the channel knows whose account it is. */
 	sharedBy?: string | null;
 	/** Epoch ms used to state a stale snapshot's age; defaults to Date.now(). */
@@ -48,7 +59,7 @@ export function buildStatsEmbed(result: StatsResult, options: StatsEmbedOptions)
 		title: t('embed.titleNoAccount'),
 		description: buildDescription(result, name, options, t),
 		color: result.isStale ? COLOR_STALE : COLOR_FRESH,
-		fields: buildFields(snapshot, options.comparisons ?? null, t, locale),
+		fields: buildFields(snapshot, options.comparisons ?? null, t, locale, options.rangeComparisons),
 		footer: { text: footer },
 	};
 	if (options.chartFileName) embed.image = { url: `attachment://${options.chartFileName}` };
@@ -113,6 +124,7 @@ function buildFields(
 	comparisons: Comparisons | null,
 	t: Translate,
 	locale: string,
+	rangeComparisons?: RangeComparisons | null,
 ): APIEmbedField[] {
 	const fields: APIEmbedField[] = PERIODS.map(({ key, isToday, pick }) => {
 		const [sends, joins] = pick(snapshot);
@@ -140,7 +152,9 @@ function buildFields(
 		value: t('embed.conversionValue', { value: formatDecimal(joinsPer100Sends(snapshot), locale) }),
 		inline: true,
 	});
-	if (comparisons) {
+	if (rangeComparisons !== undefined) {
+		if (rangeComparisons) fields.push(rangeField(rangeComparisons, t, locale));
+	} else if (comparisons) {
 		for (const { key, period } of COMPARED) {
 			fields.push({
 				name: t(key),
@@ -153,6 +167,18 @@ function buildFields(
 		}
 	}
 	return fields;
+}
+
+/** The chosen range's complete days, named, each total with its change against as many days before. */
+function rangeField(comparisons: RangeComparisons, t: Translate, locale: string): APIEmbedField {
+	const { from, to } = comparisons.sends;
+	return {
+		name: t('range.compared', { range: formatUtcDateRange(from, to, locale) }),
+		value: [changeLine(t, 'sends', comparisons.sends, locale), changeLine(t, 'joins', comparisons.joins, locale)].join(
+			'\n',
+		),
+		inline: false,
+	};
 }
 
 function todayLine(

@@ -9,6 +9,7 @@ import { renderChartSafely, type ChartLogger } from '../render/draw-chart.js';
 import { formatUtcDate, formatUtcDateRange, truncate } from '../render/format.js';
 import type { StatsScope } from '../stats-options.js';
 import type { StatsDays, StatsMetric } from '../stats-options.js';
+import { rangeLength, type DateRange } from './date-range.js';
 
 const ACCOUNT_NAME_MAX = 40;
 const SERVER_NAME_MAX = 32;
@@ -29,6 +30,8 @@ export interface ChartView {
 	 * chart draws those of the days it shows. Handed down by the caller, as notes sit above stats.
 	 */
 	notes?: readonly ChartNote[];
+	/** The days asked for by `from`/`to` (they win over `days`); absent or null: `days` days ending today. */
+	range?: DateRange | null;
 }
 
 export interface ChartDeps {
@@ -63,6 +66,8 @@ export function chartInputOf(record: HistoryRecord | null, view: ChartView): Cha
 		view.today,
 		view.accountName,
 		view.serverName ?? null,
+		view.range?.from ?? null,
+		view.range?.to ?? null,
 		notesKey(view.notes),
 	]);
 	const outcome = lastInputs.get(record, key, () => computeChartInput(record, view));
@@ -79,7 +84,9 @@ const lastInputs = new ObjectViewMemo<HistoryRecord, ChartInputOutcome>(16);
 
 function computeChartInput(record: HistoryRecord | null, view: ChartView): ChartInputOutcome {
 	const t = translator(view.locale);
-	const series = buildChartSeries(record, { days: view.days, metric: view.metric, today: view.today });
+	const range = view.range ?? null;
+	const days = range ? rangeLength(range) : view.days;
+	const series = buildChartSeries(record, { days, metric: view.metric, today: view.today, to: range?.to });
 	if (view.metric !== 'sends' && series.firstFigureDate !== null) {
 		const key = view.metric === 'joins' ? 'stats.joinsNotYet' : 'stats.conversionNotYet';
 		return { input: null, notes: [t(key, { date: formatUtcDate(series.firstFigureDate, view.locale) })] };
@@ -88,6 +95,10 @@ function computeChartInput(record: HistoryRecord | null, view: ChartView): Chart
 
 	const notes: string[] = [];
 	const firstKnown = series.firstKnownDate;
+	if (range !== null && firstKnown > range.to) {
+		// The whole range lies before the history: no chart of empty days, but the day figures start.
+		return { input: null, notes: [t('range.knownFrom', { date: formatUtcDate(firstKnown, view.locale) })] };
+	}
 	let points = series.points.map(rounded);
 	let seed = series.leadIn.map(rounded);
 	const start = points.findIndex((point) => point.date >= firstKnown);
@@ -105,7 +116,8 @@ function computeChartInput(record: HistoryRecord | null, view: ChartView): Chart
 			averageSeed: seed.map((point) => point.value),
 			locale: view.locale,
 			labels: chartLabels(t, view, from),
-			...notesShown(view.notes, from, view.today),
+			...(range !== null && range.to < view.today ? { lastIsPartial: false } : {}),
+			...notesShown(view.notes, from, points.at(-1)?.date ?? view.today),
 		},
 		notes,
 	};
@@ -124,13 +136,13 @@ export async function renderStatsChart(
 	if (rendered.problem === 'failed') notes.push(t('embed.chartUnavailable'));
 	else if (rendered.problem === 'noData') notes.push(t('embed.noDailyFigures'));
 	if (rendered.png === null) return { png: null, fileName: null, notes };
-	return { png: rendered.png, fileName: chartFileName(view.days, view.metric), notes };
+	return { png: rendered.png, fileName: chartFileName(view.days, view.metric, view.range), notes };
 }
 
 /** The attachment name for a chart: ASCII, no spaces, so the embed's `attachment://` matches it exactly. */
-export function chartFileName(days: StatsDays, metric: StatsMetric): string {
+export function chartFileName(days: StatsDays, metric: StatsMetric, range?: DateRange | null): string {
 	const prefix = metric === 'sends' ? 'stats' : `stats-${metric}`;
-	return `${prefix}-${days}d.png`;
+	return range ? `${prefix}-${range.from}-${range.to}.png` : `${prefix}-${days}d.png`;
 }
 
 /**
@@ -152,7 +164,9 @@ export function chartLabels(t: Translate, view: ChartView, from: string): ChartL
 	}
 	return {
 		title,
-		subtitle: t(`chart.title.${view.metric}`, { range: formatUtcDateRange(from, view.today, view.locale) }),
+		subtitle: t(`chart.title.${view.metric}`, {
+			range: formatUtcDateRange(from, view.range?.to ?? view.today, view.locale),
+		}),
 		yAxis: t(`chart.yAxis.${view.metric}`),
 		series: t(`chart.legend.${view.metric}`),
 		average: t('chart.legend.average', { count: 7 }),
@@ -177,10 +191,10 @@ function notesKey(notes: readonly ChartNote[] | undefined): string {
 	return key;
 }
 
-/** The notes on the days from `from` to `today` (a chart's days), as plain copies; none when there are none. */
-function notesShown(notes: readonly ChartNote[] | undefined, from: string, today: string): { notes?: ChartNote[] } {
+/** The notes on the days from `from` to `to` (a chart's days), as plain copies; none when there are none. */
+function notesShown(notes: readonly ChartNote[] | undefined, from: string, to: string): { notes?: ChartNote[] } {
 	const shown = (notes ?? [])
-		.filter((note) => note.date >= from && note.date <= today)
+		.filter((note) => note.date >= from && note.date <= to)
 		.map(({ date, text }) => ({ date, text }));
 	return shown.length === 0 ? {} : { notes: shown };
 }

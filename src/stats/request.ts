@@ -1,4 +1,6 @@
 import { UserFacingError } from '../errors.js';
+import { utcDateOf } from '../history/utc-days.js';
+import { checkRangeBounds, completeRange, type DateRange, type RangeBounds } from './date-range.js';
 import {
 	DEFAULT_DAYS,
 	DEFAULT_METRIC,
@@ -16,6 +18,8 @@ export interface StatsRequest {
 	scope: StatsScope;
 	days: StatsDays;
 	metric: StatsMetric;
+	/** The days asked for by `from`/`to`, which win over `days`; absent or null: `days` days ending today. */
+	range?: DateRange | null;
 }
 
 /** Whose figures, seen from where: the target of a stats request. */
@@ -38,6 +42,8 @@ export interface StatsOptions {
 	scope: StatsScope;
 	days: StatsDays | null;
 	metric: StatsMetric | null;
+	/** `from`/`to` as given and checked; null when neither was. */
+	bounds?: RangeBounds | null;
 }
 
 /**
@@ -48,6 +54,10 @@ export function parseStatsOptions(input: {
 	scope: string | null;
 	days: number | null;
 	metric?: string | null;
+	from?: string | null;
+	to?: string | null;
+	/** The bot's UTC date, against which `from`/`to` are checked; default: by the system clock. */
+	today?: string;
 }): StatsOptions {
 	const scope = input.scope ?? 'me';
 	const days = input.days ?? null;
@@ -57,21 +67,25 @@ export function parseStatsOptions(input: {
 		throw new UserFacingError('stats.invalidDays', { choices: STATS_DAYS.join(', ') });
 	}
 	if (metric !== null && !isStatsMetric(metric)) throw new UserFacingError('stats.invalidMetric');
-	return { scope, days, metric };
+	const bounds = checkRangeBounds(input, input.today ?? utcDateOf(Date.now()));
+	return { scope, days, metric, bounds };
 }
 
 /** The request, with the server's defaults where the member chose nothing. */
 export function completeStatsRequest(options: StatsOptions, defaults: StatsDefaults = BUILT_IN_DEFAULTS): StatsRequest {
+	const days = options.days ?? defaults.defaultDays;
 	return {
 		scope: options.scope,
-		days: options.days ?? defaults.defaultDays,
+		days,
 		metric: options.metric ?? defaults.defaultMetric,
+		// Only a request with a range carries one: a request without stays as it always was.
+		...(options.bounds ? { range: completeRange(options.bounds, days) } : {}),
 	};
 }
 
 /** Both steps at once, for a caller that has its defaults already (a button, a web page, a test). */
 export function parseStatsRequest(
-	input: { scope: string | null; days: number | null; metric?: string | null },
+	input: Parameters<typeof parseStatsOptions>[0],
 	defaults: StatsDefaults = BUILT_IN_DEFAULTS,
 ): StatsRequest {
 	return completeStatsRequest(parseStatsOptions(input), defaults);

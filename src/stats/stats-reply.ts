@@ -1,6 +1,8 @@
 import { utcDateOf } from '../history/utc-days.js';
-import { comparePeriods } from '../history/compare.js';
-import type { Locale } from '../i18n/index.js';
+import { comparePeriods, compareRange } from '../history/compare.js';
+import { translator, type Locale } from '../i18n/index.js';
+import { formatUtcDateRange } from '../render/format.js';
+import type { DateRange } from './date-range.js';
 import type { ReplyFile } from '../message.js';
 import { buildStatsEmbed, type StatsEmbedOptions } from '../render/embed.js';
 import type { StatsResult, StatsSnapshot } from '../stats-api/snapshot.js';
@@ -56,13 +58,15 @@ export async function buildStatsReply(ctx: StatsReplyDeps, result: StatsResult, 
 		accountName: result.snapshot.meta.user,
 		serverName: view.serverName ?? null,
 		today,
+		range: view.range ?? null,
 		notes: view.notes,
 	});
-	const embed = embedFor(result, record, today, {
+	const range = view.range ?? null;
+	const embed = embedFor(result, record, today, range, {
 		locale: view.locale,
 		scope: view.scope,
 		chartFileName: chart.fileName,
-		notes: chart.notes,
+		notes: range ? [rangeLine(range, view.locale), ...chart.notes] : chart.notes,
 		sharedBy: view.sharedBy ?? null,
 		now,
 		goals: view.goals ?? NO_GOALS,
@@ -81,19 +85,25 @@ const lastEmbeds = new WeakMap<StatsSnapshot, ObjectViewMemo<HistoryRecord, APIE
 /** Languages × scopes × chart notes that one snapshot's embeds are asked in at once; older views are built again. */
 const EMBEDS_PER_RECORD = 16;
 
+/** The reply names the chosen range's first and last day, in words and as typed. */
+function rangeLine(range: DateRange, locale: Locale): string {
+	const words = formatUtcDateRange(range.from, range.to, locale);
+	return translator(locale)('range.shown', { range: words, from: range.from, to: range.to });
+}
+
 function embedFor(
 	result: StatsResult,
 	record: HistoryRecord | null,
 	today: string,
-	{ goals, ...options }: Omit<StatsEmbedOptions, 'comparisons'> & { goals: EmbedGoals },
+	range: DateRange | null,
+	{ goals, ...options }: Omit<StatsEmbedOptions, 'comparisons' | 'rangeComparisons'> & { goals: EmbedGoals },
 ): APIEmbed {
-	const build = () =>
-		withGoalFields(
-			buildStatsEmbed(result, { ...options, comparisons: comparePeriods(record, result.snapshot, today) }),
-			goals,
-			record,
-			options,
-		);
+	const comparisons = () => ({
+		comparisons: comparePeriods(record, result.snapshot, today),
+		// A range's own comparison replaces the 7- and 30-day ones (null: the range is today alone).
+		...(range ? { rangeComparisons: compareRange(record, range, today) } : {}),
+	});
+	const build = () => withGoalFields(buildStatsEmbed(result, { ...options, ...comparisons() }), goals, record, options);
 	if (result.isStale || record === null) return build();
 	let bySnapshot = lastEmbeds.get(result.snapshot);
 	if (!bySnapshot) lastEmbeds.set(result.snapshot, (bySnapshot = new ObjectViewMemo(EMBEDS_PER_RECORD)));
@@ -105,6 +115,8 @@ function embedFor(
 		options.notes,
 		options.sharedBy,
 		goals.key,
+		range?.from ?? null,
+		range?.to ?? null,
 	]);
 	return bySnapshot.get(record, view, build);
 }

@@ -78,7 +78,7 @@ describe('the bot end to end, through the Discord stand-in and the bundled stats
 		const stats = commands.find((c) => c.name === 'stats') as { options: { name: string; choices?: unknown[] }[] };
 		assert.deepEqual(
 			stats.options.map((o) => o.name),
-			['scope', 'days', 'share', 'metric'],
+			['scope', 'days', 'share', 'metric', 'from', 'to'],
 		);
 		const days = stats.options.find((o) => o.name === 'days') as { choices: { value: number }[] };
 		assert.deepEqual(

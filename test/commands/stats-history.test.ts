@@ -76,7 +76,7 @@ describe('/stats and /export from the history the bot keeps', () => {
 		const statsCommand = commands.find((c) => c.name === 'stats')!;
 		assert.deepEqual(
 			statsCommand.options.map((o) => o.name),
-			['scope', 'days', 'share', 'metric'],
+			['scope', 'days', 'share', 'metric', 'from', 'to'],
 		);
 		const choices = (name: string) => statsCommand.options.find((o) => o.name === name)!.choices!.map((c) => c.value);
 		assert.deepEqual(choices('days'), [7, 14, 30, 90, 180, 365]);
@@ -84,7 +84,7 @@ describe('/stats and /export from the history the bot keeps', () => {
 		const exportCommand = commands.find((c) => c.name === 'export')!;
 		assert.deepEqual(
 			exportCommand.options.map((o) => o.name),
-			['scope', 'days'],
+			['scope', 'days', 'from', 'to'],
 		);
 	});
 

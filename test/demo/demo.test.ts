@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, test } from 'node:test';
 import { LOCALES } from '../../src/i18n/index.js';
+import { demoRange, RANGE_DEMO_LOCALES } from '../../scripts/demo/range.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -23,9 +24,13 @@ test('npm run demo plays every language, writes the dashboard pages and screensh
 		timeout: 120_000,
 	});
 	for (const locale of LOCALES) {
-		assert.match(stdout, new RegExp(`^${locale}: 38 replies, 13 charts -> `, 'mu'), locale);
+		// The chosen date range is one more step, with its chart, in English and Japanese.
+		const ranged = RANGE_DEMO_LOCALES.includes(locale) ? 1 : 0;
+		// Two notes added and listed: three replies more, in every language.
+		const replies = 41 + ranged;
+		assert.match(stdout, new RegExp(`^${locale}: ${replies} replies, ${13 + ranged} charts -> `, 'mu'), locale);
 		assert.ok(existsSync(join(out, locale, 'index.html')), `${locale}/index.html`);
-		assert.equal(readdirSync(join(out, locale, 'replies')).length, 38);
+		assert.equal(readdirSync(join(out, locale, 'replies')).length, replies);
 		// A board: its first post and the same message edited, one chart each.
 		const boardPosts = readdirSync(join(out, locale, 'replies')).filter((name) =>
 			/board-(its-first|the-same)/u.test(name),
@@ -43,7 +48,23 @@ test('npm run demo plays every language, writes the dashboard pages and screensh
 		assert.ok(dm, `${locale} digest DM`);
 		assert.match(readFileSync(join(out, locale!, 'replies', dm), 'utf8'), new RegExp(`"title": "${title}"`, 'u'));
 	}
-	assert.match(stdout, /^Done: 328 replies in 8 languages, 104 chart PNGs in [\d.]+ s/mu);
+	assert.match(stdout, /^Done: 330 replies in 8 languages, 106 chart PNGs in [\d.]+ s/mu);
+	// The chosen range in en and ja: its chart, its first and last day named, compared with the days before.
+	for (const [locale, compared] of [
+		['en-US', 'against as many days before'],
+		['ja', 'とその直前の同じ日数の比較'],
+	] as const) {
+		const file = readdirSync(join(out, locale, 'replies')).find((name) => name.includes('a-chosen-date-range'));
+		assert.ok(file, `${locale} range step`);
+		const reply = readFileSync(join(out, locale, 'replies', file), 'utf8');
+		const { from, to } = demoRange(Date.now());
+		assert.ok(reply.includes(`${from}`) && reply.includes(`${to}`), `${locale} names the range`);
+		assert.ok(reply.includes(compared), `${locale} compares it`);
+		assert.ok(
+			readdirSync(join(out, locale, 'files')).some((name) => name.endsWith(`stats-${from}-${to}.png`)),
+			`${locale} range chart`,
+		);
+	}
 	// Two notes on the server's charts, in en and ja: listed by /note list, drawn on the /stats scope:server days:7
 	// chart that follows them.
 	for (const [locale, texts] of [

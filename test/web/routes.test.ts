@@ -313,12 +313,14 @@ describe('pages and access', () => {
 			'account',
 			'comparisons',
 			'days',
+			'from',
 			'generated_at',
 			'goals',
 			'metric',
 			'notes',
 			'series',
 			'stale',
+			'to',
 			'totals',
 		]);
 		assert.deepEqual(view.goals, [], 'no goals set on this account');

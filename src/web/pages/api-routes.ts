@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import type { ServerSettings } from '../../settings/settings-record.js';
 import { exportStats } from '../../stats/export-stats.js';
+import { utcDateOf } from '../../history/utc-days.js';
 import type { StatsTarget } from '../../stats/request.js';
 import { HttpError, notFoundError } from '../http-error.js';
 import { apiSession } from '../middleware.js';
@@ -52,8 +53,9 @@ export function apiRoutes(deps: WebDeps, foldHistory: FoldHistory): Hono<WebEnv>
 	}
 
 	async function statsAnswer(c: Context<MemberEnv>, { target, settings }: ApiTarget) {
-		const request = readStatsRequest(c, settings, { json: true });
-		const view = { ...request, locale: localeOf(c), now: now() };
+		const at = now();
+		const request = readStatsRequest(c, settings, { json: true, today: utcDateOf(at) });
+		const view = { ...request, locale: localeOf(c), now: at };
 		const stats = await loadDashboardStats(deps, target, view, foldHistory).catch((error: unknown) => {
 			throw statsFailure(error, { json: true });
 		});
@@ -61,8 +63,10 @@ export function apiRoutes(deps: WebDeps, foldHistory: FoldHistory): Hono<WebEnv>
 	}
 
 	async function csvAnswer(c: Context<MemberEnv>, { target, settings }: ApiTarget) {
-		const request = readStatsRequest(c, settings, { json: true });
-		const file = await exportStats(deps, target, { days: request.days, now: now() }).catch((error: unknown) => {
+		const at = now();
+		const request = readStatsRequest(c, settings, { json: true, today: utcDateOf(at) });
+		const options = { days: request.days, range: request.range, now: at };
+		const file = await exportStats(deps, target, options).catch((error: unknown) => {
 			throw statsFailure(error, { json: true });
 		});
 		return c.body(file.csv, 200, {

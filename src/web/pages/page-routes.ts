@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import { describeExpectedError } from '../../error-messages.js';
 import { renderMessage } from '../../i18n/index.js';
 import { publicToken } from '../../settings/public-page.js';
+import { utcDateOf } from '../../history/utc-days.js';
 import type { StatsRequest, StatsTarget } from '../../stats/request.js';
 import { discordTextToHtml, html } from '../html.js';
 import { notFoundError, HttpError } from '../http-error.js';
@@ -42,7 +43,7 @@ export function pageRoutes(deps: WebDeps, site: Site, foldHistory: FoldHistory):
 
 	pages.get('/me', pageSession, async (c) => {
 		const t = translatorOf(c);
-		const request = readStatsRequest(c, null);
+		const request = readStatsRequest(c, null, { today: utcDateOf(now()) });
 		const target: StatsTarget = { scope: 'me', userId: c.get('member').userId, guildId: null };
 		const done = accountOutcomeLine(c.req.query('done'));
 		const outcome = outcomeLine(done === null ? null : t(done));
@@ -56,7 +57,12 @@ export function pageRoutes(deps: WebDeps, site: Site, foldHistory: FoldHistory):
 			const forms = html`${accountKeyForms(t, false, langQuery(c, '?'))}${myDataSection(t, langQuery(c, '?'))}`;
 			return sendPage(c, t('web.myAccount'), html`${outcome}${messageBody(t('web.myAccount'), howTo)}${forms}`);
 		}
-		const options = { ...statsPageOptions(c, '/me'), heading: t('web.myAccount'), exportPath: '/me/export.csv' };
+		const options = {
+			...statsPageOptions(c, '/me'),
+			heading: t('web.myAccount'),
+			exportPath: '/me/export.csv',
+			rangeForm: true,
+		};
 		const myNotes = await listNotes(deps, meActor(c.get('member').userId), { scope: 'me', guildId: null });
 		const notes = notesSection({
 			t,
@@ -81,7 +87,7 @@ export function pageRoutes(deps: WebDeps, site: Site, foldHistory: FoldHistory):
 			);
 		}
 		const t = translatorOf(c);
-		const request = readStatsRequest(c, access.settings);
+		const request = readStatsRequest(c, access.settings, { today: utcDateOf(now()) });
 		const target: StatsTarget = { scope: 'server', userId: c.get('member').userId, guildId };
 		const stats = await load(c, target, request, access.guild.name).catch((error: unknown) => {
 			throw statsFailure(error, { title: access.guild.name });
@@ -101,13 +107,21 @@ export function pageRoutes(deps: WebDeps, site: Site, foldHistory: FoldHistory):
 				...statsPageOptions(c, path),
 				heading,
 				exportPath: `${path}/export.csv`,
+				rangeForm: true,
 				extra,
 			})}`,
 		);
 	});
 
 	function load(c: Context<MemberEnv>, target: StatsTarget, request: StatsRequest, serverName: string | null) {
-		const view = { days: request.days, metric: request.metric, locale: localeOf(c), serverName, now: now() };
+		const view = {
+			days: request.days,
+			metric: request.metric,
+			range: request.range,
+			locale: localeOf(c),
+			serverName,
+			now: now(),
+		};
 		return loadDashboardStats(deps, target, view, foldHistory);
 	}
 

@@ -5,6 +5,7 @@ import {
 	formatCount,
 	formatDecimal,
 	formatPercent,
+	formatUtcDateRange,
 	dateTimeFormat,
 	MISSING,
 	numberFormat,
@@ -26,6 +27,8 @@ export interface StatsPageOptions {
 	exportPath: string | null;
 	/** Extra HTML after the figures (the public-link form for admins). */
 	extra?: SafeHtml;
+	/** Offer `from`/`to` date inputs (the member's and server pages; their routes read them). */
+	rangeForm?: boolean;
 }
 
 /** A stats page: what `/stats` shows, with the chart drawn in the page and the same numbers in a table. */
@@ -34,19 +37,23 @@ export function statsBody(stats: DashboardStats, options: StatsPageOptions): Saf
 	const locale = options.locale;
 	const { snapshot } = stats.result;
 	const account = snapshot.meta.user;
-	const query = (days: StatsDays, metric: StatsMetric) =>
-		`${options.path}?days=${days}&metric=${metric}${options.lang ? `&lang=${options.lang}` : ''}`;
+	const lang = options.lang ? `&lang=${options.lang}` : '';
+	// A day choice leaves the chosen range; a metric choice keeps it.
+	const rangeQuery = stats.range ? `&from=${stats.range.from}&to=${stats.range.to}` : '';
+	const query = (days: StatsDays, metric: StatsMetric) => `${options.path}?days=${days}&metric=${metric}${lang}`;
+	const metricQuery = (metric: StatsMetric) => `${query(stats.days, metric)}${rangeQuery}`;
 	return html`<h1>${options.heading}</h1>
 		<p class="account">${account === null ? t('web.accountUnknown') : t('web.account', { account })}</p>
 		${generatedLine(stats, t, locale)}
 		<nav class="choices" aria-label="${t('web.days')}">
 			<span>${t('web.days')}:</span> ${STATS_DAYS.map((days) =>
-				choice(query(days, stats.metric), String(days), days === stats.days),
+				choice(query(days, stats.metric), String(days), stats.range === null && days === stats.days),
 			)}
 		</nav>
+		${options.rangeForm ? rangeForm(stats, t, options) : ''}
 		<nav class="choices" aria-label="${t('web.metric')}">
 			<span>${t('web.metric')}:</span> ${STATS_METRICS.map((metric) =>
-				choice(query(stats.days, metric), t(`chart.legend.${metric}`), metric === stats.metric),
+				choice(metricQuery(metric), t(`chart.legend.${metric}`), metric === stats.metric),
 			)}
 		</nav>
 		${totalsTable(stats, t, locale)} ${goalsSection(stats.goals, t, locale)}
@@ -64,11 +71,28 @@ export function statsBody(stats: DashboardStats, options: StatsPageOptions): Saf
 			${stats.notes.map((note) => html`<figcaption>${note}</figcaption>`)}
 		</figure>
 		${dayNotesList(stats, t)}
-		${options.exportPath ? html`<p><a class="button" href="${options.exportPath}?days=${stats.days}" download>${t('web.download')}</a></p>` : ''}
+		${options.exportPath ? html`<p><a class="button" href="${options.exportPath}?days=${stats.days}${rangeQuery}" download>${t('web.download')}</a></p>` : ''}
 		${options.extra ?? ''} ${seriesTable(stats, t, locale)}
 		<script src="${staticUrl('chart.umd.min.js')}"></script>
 		<script src="${staticUrl('chartjs-plugin-annotation.min.js')}"></script>
 		<script src="${staticUrl('dashboard.js')}"></script>`;
+}
+
+/**
+ * Two date inputs in a GET form: it works without JavaScript (a browser without a date picker posts the typed
+ * `YYYY-MM-DD`, checked as `/stats` checks it). Empty, they show the days of the current view.
+ */
+function rangeForm(stats: DashboardStats, t: Translate, options: StatsPageOptions): SafeHtml {
+	const shown = stats.range ?? { from: stats.series[0]?.date ?? stats.today, to: stats.today };
+	return html`<form class="choices range" method="get" action="${options.path}">
+		<label
+			>${t('web.from')} <input type="date" name="from" value="${shown.from}" max="${stats.today}" required
+		/></label>
+		<label>${t('web.to')} <input type="date" name="to" value="${shown.to}" max="${stats.today}" required /></label>
+		<input type="hidden" name="metric" value="${stats.metric}" />
+		${options.lang ? html`<input type="hidden" name="lang" value="${options.lang}" />` : ''}
+		<button type="submit">${t('web.showRange')}</button>
+	</form>`;
 }
 
 /** The notes on the days shown, under the chart: a note's text is data, escaped as every value (html``). */
@@ -142,6 +166,16 @@ function totalsTable(stats: DashboardStats, t: Translate, locale: string): SafeH
 				${row(t('embed.fields.allTime'), [plainCell(snapshot.sends.allTime), plainCell(snapshot.joins.allTime)])}
 				${row(t('fullDays.last7'), [changeCell(sends.week), changeCell(joins.week)])}
 				${row(t('fullDays.last30'), [changeCell(sends.month), changeCell(joins.month)])}
+				${
+					stats.rangeComparisons
+						? row(
+								t('range.compared', {
+									range: formatUtcDateRange(stats.rangeComparisons.sends.from, stats.rangeComparisons.sends.to, locale),
+								}),
+								[changeCell(stats.rangeComparisons.sends), changeCell(stats.rangeComparisons.joins)],
+							)
+						: ''
+				}
 				<tr>
 					<th scope="row">${t('embed.fields.failedSends')}</th>
 					<td>

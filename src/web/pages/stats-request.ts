@@ -8,20 +8,24 @@ import type { WebEnv } from '../web-env.js';
 
 /**
  * `days` and `metric` as `/stats` takes them, with the server's defaults; anything else is a 400 (a page, or JSON
- * on the JSON and CSV routes). An empty field (a GET form left alone) counts as absent.
+ * on the JSON and CSV routes). An empty field (a GET form left alone) counts as absent. Given the bot's UTC date
+ * (`today`), `from` and `to` are read too, checked as `/stats` checks them; a route without it ignores them.
  */
 export function readStatsRequest<E extends WebEnv>(
 	c: Context<E>,
 	settings: Pick<ServerSettings, 'defaultDays' | 'defaultMetric'> | null,
-	options: { json?: boolean } = {},
+	options: { json?: boolean; today?: string } = {},
 ): StatsRequest {
 	const days = c.req.query('days');
 	const metric = c.req.query('metric');
+	const range = options.today === undefined ? {} : { from: c.req.query('from'), to: c.req.query('to') };
 	try {
 		const parsed = parseStatsOptions({
 			scope: 'me',
 			days: days === undefined || days === '' ? null : /^\d{1,3}$/.test(days) ? Number(days) : -1,
 			metric: metric === undefined || metric === '' ? null : metric,
+			...range,
+			today: options.today,
 		});
 		return completeStatsRequest(parsed, settings ?? undefined);
 	} catch (error) {

@@ -1,12 +1,19 @@
-import { comparePeriods, type Comparisons, type PeriodComparison } from '../../history/compare.js';
+import {
+	compareRange,
+	comparePeriods,
+	type Comparisons,
+	type PeriodComparison,
+	type RangeComparisons,
+} from '../../history/compare.js';
 import type { HistoryRecord } from '../../history/record.js';
 import { dailySeries, type DailyFigures } from '../../history/daily-figures.js';
-import { addDays, utcDateOf } from '../../history/utc-days.js';
+import { utcDateOf } from '../../history/utc-days.js';
 import type { Locale } from '../../i18n/index.js';
 import { buildChartConfig, type BuiltChart, type ChartInput } from '../../render/chart.js';
 import type { StatsResult } from '../../stats-api/snapshot.js';
 import { historyWithSnapshot, type HistoryDeps } from '../../stats/account-history.js';
 import { chartInputOf } from '../../stats/chart-view.js';
+import { daysEndingOn, rangeLength, type DateRange } from '../../stats/date-range.js';
 import type { StatsTarget } from '../../stats/request.js';
 import { fetchStatsFor, type FetchDeps } from '../../stats/resolve-key.js';
 import type { StatsDays, StatsMetric } from '../../stats-options.js';
@@ -24,7 +31,11 @@ export interface DashboardStats {
 	metric: StatsMetric;
 	today: string;
 	comparisons: Comparisons;
-	/** `days` UTC days ending today, oldest first, null where unknown (the `/export` rows). */
+	/** The range the member chose (`?from=&to=`), or null: `days` days ending today. */
+	range: DateRange | null;
+	/** The chosen range's complete days against as many before; null without a range or with today alone. */
+	rangeComparisons: RangeComparisons | null;
+	/** The days shown, oldest first, null where unknown (the `/export` rows): the range, else `days` to today. */
 	series: DailyFigures[];
 	/** The Chart.js configuration the PNG renderer would draw, or null with the reason in `notes`. */
 	chart: BuiltChart | null;
@@ -46,7 +57,14 @@ export interface DashboardStats {
 export async function loadDashboardStats(
 	deps: StatsViewDeps,
 	target: StatsTarget,
-	view: { days: StatsDays; metric: StatsMetric; locale: Locale; serverName?: string | null; now?: number },
+	view: {
+		days: StatsDays;
+		metric: StatsMetric;
+		locale: Locale;
+		serverName?: string | null;
+		now?: number;
+		range?: DateRange | null;
+	},
 	foldHistory: FoldHistory = foldEveryTime,
 ): Promise<DashboardStats> {
 	const now = view.now ?? Date.now();
@@ -66,15 +84,20 @@ export async function loadDashboardStats(
 		accountName: result.snapshot.meta.user,
 		serverName: view.serverName ?? null,
 		today,
+		range: view.range ?? null,
 		notes: notesOfScope,
 	});
-	const series = dailySeries(record, { from: addDays(today, -(view.days - 1)), to: today, today });
+	const range = view.range ?? null;
+	const shown = range ?? daysEndingOn(today, view.days);
+	const series = dailySeries(record, { from: shown.from, to: shown.to, today });
 	return {
 		result,
 		days: view.days,
 		metric: view.metric,
 		today,
 		comparisons: comparePeriods(record, result.snapshot, today),
+		range,
+		rangeComparisons: range ? compareRange(record, range, today) : null,
 		series,
 		chart: input ? buildChartConfig(input, { theme: 'light' }) : null,
 		chartInput: input,
@@ -153,17 +176,23 @@ function comparisonJson(comparison: PeriodComparison) {
 /** The JSON view (docs/web-dashboard.md, "What members see"). */
 export function statsJson(stats: DashboardStats) {
 	const { snapshot } = stats.result;
+	const { rangeComparisons } = stats;
 	const periods = (metric: 'sends' | 'joins') => ({
 		// Today is not over: its figure so far beside yesterday's total, without a change.
 		day: { today: stats.comparisons[metric].day.today, yesterday: stats.comparisons[metric].day.yesterday },
 		week: comparisonJson(stats.comparisons[metric].week),
 		month: comparisonJson(stats.comparisons[metric].month),
+		// A chosen range's complete days against as many before.
+		...(rangeComparisons ? { range: comparisonJson(rangeComparisons[metric]) } : {}),
 	});
+	const shown = stats.range ?? daysEndingOn(stats.today, stats.days);
 	return {
 		account: snapshot.meta.user,
 		generated_at: snapshot.meta.generatedAt,
 		stale: stats.result.isStale,
-		days: stats.days,
+		days: rangeLength(shown),
+		from: shown.from,
+		to: shown.to,
 		metric: stats.metric,
 		totals: {
 			sends: {
