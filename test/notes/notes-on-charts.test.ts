@@ -108,6 +108,19 @@ describe('the chart input and config', () => {
 		assert.ok(annotations.every((line) => line.label.display));
 	});
 
+	it('a chosen range (from/to) draws the notes of its days only', () => {
+		const { input } = chartInputOf(history, view({ range: { from: '2026-11-15', to: '2026-11-19' }, notes: NOTES }));
+		assert.deepEqual(
+			input?.notes?.map((note) => note.date),
+			['2026-11-18'],
+		);
+		const dates = input!.points.map((point) => point.date);
+		assert.deepEqual(
+			annotationsOf(buildChartConfig(input!).config).map((line) => dates[line.value]),
+			['2026-11-18'],
+		);
+	});
+
 	it('a chart without notes on its days has no annotation options at all (its config is what it was)', () => {
 		const without = buildChartConfig(inputWith(undefined)).config;
 		assert.equal(without.options?.plugins && 'annotation' in without.options.plugins, false);

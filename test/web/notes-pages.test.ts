@@ -109,6 +109,17 @@ describe('notes on the dashboard', () => {
 		const month = (await (await admin.request(`/api/servers/${guildId}/stats?days=30`)).json()) as { notes: unknown[] };
 		assert.equal(month.notes.length, 2);
 
+		// A chosen range: the notes of its days.
+		const from = addDays(today(), -25);
+		const to = addDays(today(), -10);
+		const ranged = (await (await admin.request(`/api/servers/${guildId}/stats?from=${from}&to=${to}`)).json()) as {
+			notes: { text: string }[];
+		};
+		assert.deepEqual(
+			ranged.notes.map((note) => note.text),
+			['three weeks ago'],
+		);
+
 		const mine = (await (await member.request('/api/me/stats')).json()) as { notes: unknown[] };
 		assert.deepEqual(mine.notes, [], "the member's view has notes, empty: never the server's");
 		assert.ok(!(await page(member, '/me')).includes(ESCAPED));
