@@ -123,7 +123,8 @@ async function openWhileLoggingIn(
 		opened ? use(opened) : opening.then(use, () => undefined);
 	// Servers the bot was removed from, added back to, or that a shard's READY no longer lists.
 	let presenceHandlers: ReturnType<typeof guildPresenceHandlers> | null = null;
-	const presenceOf = ({ services }: { services: BotServices }) => (presenceHandlers ??= guildPresenceHandlers(services.ctx));
+	const presenceOf = ({ services }: { services: BotServices }) =>
+		(presenceHandlers ??= guildPresenceHandlers(services.ctx));
 	const onPresence = guildPresenceWatcher(
 		{
 			removed: (guildId) => void whenOpen(async (opened) => presenceOf(opened).removed(guildId)),
