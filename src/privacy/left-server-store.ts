@@ -2,6 +2,7 @@ import { SERVER_LEFT_PREFIX } from '../core/record-kinds.js';
 import { createRecordStore, onePerStore, recordLock } from '../core/record-store.js';
 import type { Config } from '../config.js';
 import type { Coordinator } from '../core/claims.js';
+import { listEntries } from '../store/list-entries.js';
 import { WATCH_NAMESPACE } from '../store/namespaces.js';
 import type { Stores } from '../store/open-stores.js';
 import {
@@ -45,3 +46,16 @@ export const leftServerStoreOf = onePerStore((ctx: LeftServerStoreContext): Left
 		list: () => records.list(SERVER_LEFT_PREFIX),
 	};
 });
+
+/** Every mark, read without locks or claims (the doctor's read-only view); each once, in no order. */
+export async function storedLeftServers(
+	stores: Pick<Stores, 'watch' | 'backend' | 'namespace'>,
+): Promise<LeftServerRecord[]> {
+	const marks = new Map<string, LeftServerRecord>();
+	for await (const { key } of listEntries(stores as Stores, WATCH_NAMESPACE)) {
+		if (!key.startsWith(SERVER_LEFT_PREFIX) || marks.has(key)) continue;
+		const mark = parseLeftServerRecord(await stores.watch.get(key));
+		if (mark) marks.set(key, mark);
+	}
+	return [...marks.values()];
+}

@@ -22,7 +22,7 @@ const CHECK_INPUTS: Readonly<Record<string, readonly string[]>> = {
 	channels: [...DISCORD, ...STORE],
 	// The check reads only the public URL (the redirect URI to register); the OAuth2 secret is start-up's concern.
 	web: ['WEB_PORT', 'WEB_PUBLIC_URL'],
-	data: ['WEB_PORT', 'WEB_PUBLIC_URL', 'PRIVACY_POLICY_URL'],
+	data: ['WEB_PORT', 'WEB_PUBLIC_URL', 'PRIVACY_POLICY_URL', ...STORE, 'SERVER_DATA_DAYS'],
 };
 
 /** The variable a configuration problem blames: every problem readConfig records starts with its name. */
