@@ -31,7 +31,7 @@ describe('GET /privacy', () => {
 	it('answers without a login in each of the eight languages, naming the contact when set', async () => {
 		const app = createWebApp({
 			...h.deps,
-			config: { ...h.deps.config, privacyContact: 'privacy@example.org' },
+			config: { ...h.deps.config, privacyContact: 'privacy@example.org', serverDataDays: 47 },
 		}) as unknown as Hono;
 		for (const locale of LOCALES) {
 			const t = translator(locale);
@@ -42,6 +42,13 @@ describe('GET /privacy', () => {
 			assert.ok(body.includes(`<h1>${t('web.privacy.title')}</h1>`), locale);
 			assert.ok(body.includes('privacy@example.org'), `${locale}: the contact`);
 			assert.ok(body.includes(`${h.deps.config.historyDays}`), `${locale}: how long the history is kept`);
+			// SERVER_DATA_DAYS as configured: the words around it, as the page renders them.
+			const howLong = t('web.privacy.howLong', { historyDays: h.deps.config.historyDays, serverDataDays: 47 });
+			const at = howLong.indexOf('47');
+			assert.ok(
+				at > 0 && body.includes(howLong.slice(at - 6, at + 8)),
+				`${locale}: how long a left server's data stays`,
+			);
 		}
 		const withoutContact = await (await new Browser(h.app).request('/privacy')).text();
 		// The text's apostrophe is escaped in the page: its first clause is enough to tell it.

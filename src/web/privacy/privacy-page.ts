@@ -6,7 +6,10 @@ import { discordTextToHtml, html, type SafeHtml } from '../html.js';
  * `GET /privacy`: what the bot stores, for how long, where, and how to see, export and delete it. Public, so that
  * its address can be the application's Privacy Policy URL in Discord's Developer Portal.
  */
-export function privacyPageBody(t: Translate, config: Pick<Config, 'historyDays' | 'privacyContact'>): SafeHtml {
+export function privacyPageBody(
+	t: Translate,
+	config: Pick<Config, 'historyDays' | 'serverDataDays' | 'privacyContact'>,
+): SafeHtml {
 	const section = (title: string, text: string) =>
 		html`<section>
 			<h2>${title}</h2>
@@ -18,7 +21,7 @@ export function privacyPageBody(t: Translate, config: Pick<Config, 'historyDays'
 	return html`<h1>${t('web.privacy.title')}</h1>
 		<p>${t('web.privacy.intro')}</p>
 		${section(t('web.privacy.whatTitle'), t('web.privacy.what'))}
-		${section(t('web.privacy.howLongTitle'), t('web.privacy.howLong', { historyDays: config.historyDays }))}
+		${section(t('web.privacy.howLongTitle'), t('web.privacy.howLong', { historyDays: config.historyDays, serverDataDays: config.serverDataDays }))}
 		${section(t('web.privacy.whereTitle'), t('web.privacy.where'))}
 		${section(t('web.privacy.howTitle'), t('web.privacy.how'))}
 		<p class="contact">${contact}</p>`;
