@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Hono } from 'hono';
 import { LOCALES, translator } from '../../src/i18n/index.js';
 import { createWebApp } from '../../src/web/app.js';
+import { escapeHtml } from '../../src/web/html.js';
 import { Browser, createAccount, logIn, startWebHarness, type WebHarness } from './web-harness.js';
 
 const MEMBER = '310000000000000301';
@@ -84,6 +85,20 @@ describe("a member's own data", () => {
 		const me = await (await browser.request('/me')).text();
 		assert.match(me, /href="\/me\/data\.json"/u);
 		assert.match(me, /action="\/me\/delete"/u);
+	});
+
+	it("/me lists what the bot holds about the member by kind, as /privacy show does, in the member's language", async () => {
+		const browser = await loggedIn();
+		for (const locale of ['en-US', 'ja'] as const) {
+			const t = translator(locale);
+			const me = await (await browser.request(`/me?lang=${locale}`)).text();
+			const held = me.slice(me.indexOf('<section id="my-data"'));
+			assert.ok(held.includes(t('privacy.heading').replaceAll('**', '')), `${locale}: the heading`);
+			for (const kind of ['link', 'session', 'history'] as const) {
+				assert.ok(held.includes(escapeHtml(t(`privacy.kinds.${kind}`))), `${locale}: ${kind}`);
+			}
+			assert.ok(!held.includes(escapeHtml(t('privacy.kinds.digest'))), `${locale}: no digest is held`);
+		}
 	});
 
 	it('POST /me/delete without confirm=yes, from another origin or without a session deletes nothing', async () => {

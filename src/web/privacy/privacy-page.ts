@@ -27,10 +27,14 @@ export function privacyPageBody(
 		<p class="contact">${contact}</p>`;
 }
 
-/** `/me`'s data section: the export as a file, and deletion behind a confirmation box. */
-export function myDataSection(t: Translate, langQuery: string): SafeHtml {
+/**
+ * `/me`'s data section: what the bot holds about the member by kind (`/privacy show`'s words), the export as a file,
+ * and deletion behind a confirmation box.
+ */
+export function myDataSection(t: Translate, langQuery: string, held: string): SafeHtml {
 	return html`<section id="my-data" class="manage">
 		<h2>${t('web.privacy.title')}</h2>
+		<p class="held">${discordTextToHtml(held)}</p>
 		<p><a class="button" href="/me/data.json" download>${t('web.privacy.downloadData')}</a></p>
 		<form method="post" action="/me/delete${langQuery}">
 			<h3>${t('web.privacy.deleteTitle')}</h3>
