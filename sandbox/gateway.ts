@@ -19,6 +19,8 @@ export interface GatewayOptions {
 	botUser: ApiUser;
 	applicationId: string;
 	guilds: GuildFixture[];
+	/** Whether the bot is in the guild now: READY lists only those (default: every guild). */
+	botIn?: (guild: GuildFixture) => boolean;
 	/** ws://127.0.0.1:PORT/gateway — no query: the client appends `?v=10&encoding=json`. */
 	url: () => string;
 }
@@ -202,7 +204,8 @@ export class Gateway {
 			return undefined;
 		}
 		const shard = { id: shardId as number, count: shardCount as number };
-		const guilds = this.options.guilds.filter((guild) => guild.shardKey % shard.count === shard.id);
+		const botIn = this.options.botIn ?? (() => true);
+		const guilds = this.options.guilds.filter((guild) => guild.shardKey % shard.count === shard.id && botIn(guild));
 		if (guilds.length > MAX_GUILDS_PER_SESSION) {
 			ws.close(4011, 'Sharding required.');
 			return undefined;

@@ -3,10 +3,16 @@ import { refuse, route } from './rest-server.js';
 import type { RestReply, RestRequest, Route } from './rest-server.js';
 import type { SandboxState } from './state.js';
 
-/** The guild a route names, or Discord's 404 10004 when the bot is not in it. */
+/**
+ * The guild a route names, or Discord's 404 10004 when the bot is not in it (403 50001 for a guild the bot was
+ * removed from with that answer).
+ */
 export function guildOf(state: SandboxState, request: RestRequest): GuildFixture | RestReply {
-	const guild = state.guildById(request.params.guild ?? '');
-	return guild ?? refuse(state, request, 404, 10004, 'Unknown Guild');
+	const guildId = request.params.guild ?? '';
+	const guild = state.guildById(guildId);
+	if (guild) return guild;
+	if (state.removedGuilds.get(guildId) === 403) return refuse(state, request, 403, 50001, 'Missing Access');
+	return refuse(state, request, 404, 10004, 'Unknown Guild');
 }
 
 /** Runs `answer` on the named guild, or answers 404 10004. */

@@ -461,6 +461,35 @@ export class DiscordSandbox {
 		return id;
 	}
 
+	/**
+	 * Removes the bot from a guild, as a kick or the guild's deletion does: GUILD_DELETE without `unavailable` goes to
+	 * the shard owning it (nobody hears it when no client is connected: the guild is then simply missing from the next
+	 * READY), and every bot-token route answers 404 10004 for it from now on, or 403 50001 with `answer: 403`.
+	 */
+	removeBotFromGuild(guildId: string, options: { answer?: 403 | 404 } = {}): void {
+		const guild = this.requireFixture(guildId);
+		this.state.removedGuilds.set(guild.id, options.answer ?? 404);
+		this.state.dispatchEvent('GUILD_DELETE', { id: guild.id }, guild.id);
+	}
+
+	/** An outage of the guild: GUILD_DELETE with `unavailable: true`; the bot stays in it and its routes still answer. */
+	guildOutage(guildId: string): void {
+		const guild = this.requireGuild(guildId);
+		this.state.dispatchEvent('GUILD_DELETE', { id: guild.id, unavailable: true }, guild.id);
+	}
+
+	/** Adds the bot (back) to a guild: GUILD_CREATE goes to its shard, the routes answer again, READY lists it again. */
+	addBotToGuild(guildId: string): void {
+		const guild = this.requireFixture(guildId);
+		this.state.removedGuilds.delete(guild.id);
+		this.state.dispatchEvent('GUILD_CREATE', JSON.parse(guild.toGatewayJson()) as unknown, guild.id);
+	}
+
+	/** Whether the bot is in the guild now (false after `removeBotFromGuild`). */
+	botInGuild(guildId: string): boolean {
+		return this.state.guildById(guildId) !== undefined;
+	}
+
 	/** A member's guild-level permissions (roles, owner, Administrator); 0 for a non-member. */
 	guildPermissions(guildId: string, userId: string = this.botUserId): bigint {
 		return this.requireGuild(guildId).guildPermissions(userId);
@@ -574,6 +603,12 @@ export class DiscordSandbox {
 
 	private requireGuild(guildId: string): GuildFixture {
 		const guild = this.state.guildById(guildId);
+		if (!guild) throw new Error(`the sandbox has no guild ${guildId}`);
+		return guild;
+	}
+
+	private requireFixture(guildId: string): GuildFixture {
+		const guild = this.state.fixtureById(guildId);
 		if (!guild) throw new Error(`the sandbox has no guild ${guildId}`);
 		return guild;
 	}
@@ -700,6 +735,7 @@ export async function startDiscordSandbox(options: SandboxOptions = {}): Promise
 		botUser,
 		applicationId,
 		guilds,
+		botIn: (guild) => !state.removedGuilds.has(guild.id),
 		url: () => state.gatewayUrl,
 	});
 	// Changes a test makes reach a connected client as Discord would tell it; with none connected, nobody hears.

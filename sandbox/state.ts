@@ -75,6 +75,11 @@ export class SandboxState {
 	readonly renames: ChannelRename[] = [];
 	/** Per channel: clock times of accepted PATCHes that changed the name or topic (Discord's 2 per 10 minutes). */
 	readonly nameEdits = new Map<string, number[]>();
+	/**
+	 * Guilds the bot was removed from (kicked, or the guild deleted), with what bot-token routes answer for them from
+	 * then on: 404 10004 Unknown Guild or 403 50001 Missing Access. They leave READY until the bot is added back.
+	 */
+	readonly removedGuilds = new Map<string, 403 | 404>();
 	/** Sends a gateway dispatch to the shard owning `guildId` when a client is connected; set by the sandbox. */
 	dispatchEvent: (event: string, data: unknown, guildId: string | null) => void = () => undefined;
 
@@ -90,15 +95,22 @@ export class SandboxState {
 		for (const guild of guilds) this.guildsByKey.set(guild.shardKey, guild);
 	}
 
+	/** A guild the bot is in, or undefined (unknown, or the bot was removed from it). */
 	guildById(guildId: string): GuildFixture | undefined {
+		const guild = this.fixtureById(guildId);
+		return guild && !this.removedGuilds.has(guild.id) ? guild : undefined;
+	}
+
+	/** A fixture guild whether or not the bot is in it now. */
+	fixtureById(guildId: string): GuildFixture | undefined {
 		const guild = this.guildsByKey.get(parseFixtureSnowflake(guildId)?.ms ?? -1);
 		return guild?.id === guildId ? guild : undefined;
 	}
 
-	/** The guild holding channel `channelId` (text, voice or category; not deleted), or undefined. */
+	/** The guild holding channel `channelId` (text, voice or category; not deleted) with the bot in it, or undefined. */
 	guildOfChannel(channelId: string): GuildFixture | undefined {
 		const guild = this.guildsByKey.get(parseFixtureSnowflake(channelId)?.ms ?? -1);
-		return guild?.hasChannel(channelId) ? guild : undefined;
+		return guild?.hasChannel(channelId) && !this.removedGuilds.has(guild.id) ? guild : undefined;
 	}
 
 	/** Milliseconds since the sandbox started (the `at` of records). */

@@ -358,6 +358,17 @@ function openPass(locale: Locale, index: number, guild: DemoGuild): DemoPass {
 			run,
 			record,
 		});
+		// What the bot holds about the member, by kind, and all of it as a JSON file (written under files/).
+		record(
+			'What the bot holds about you',
+			'/privacy show',
+			await run({ name: 'privacy', subcommand: 'show', userId: member }),
+		);
+		record(
+			'Your data as a file',
+			'/privacy export',
+			await run({ name: 'privacy', subcommand: 'export', userId: member }),
+		);
 	};
 
 	return {

@@ -30,6 +30,8 @@ export interface Config {
 	historySampling: boolean;
 	historySamplePerMinute: number;
 	historyDays: number;
+	/** SERVER_DATA_DAYS: how long a server the bot left keeps its records before they are purged (0: within a minute). */
+	serverDataDays: number;
 	/** Minutes between two refreshes of the stat channels (Discord renames a channel at most twice in 10). */
 	statChannelMinutes: number;
 	/** Minutes between two evaluations of the alerts. */
@@ -155,6 +157,7 @@ export function readConfig(
 		historySampling: oneOf('HISTORY_SAMPLING', ['on', 'off'], 'on') === 'on',
 		historySamplePerMinute: integer('HISTORY_SAMPLE_PER_MINUTE', 30, 1, 6000),
 		historyDays: integer('HISTORY_DAYS', 400, MIN_HISTORY_DAYS, 3660),
+		serverDataDays: integer('SERVER_DATA_DAYS', 30, 0, 3660),
 		statChannelMinutes: integer('STAT_CHANNEL_MINUTES', 10, MIN_WATCH_MINUTES, 1440),
 		alertCheckMinutes: integer('ALERT_CHECK_MINUTES', 15, MIN_WATCH_MINUTES, 1440),
 		boardMinutes: integer('BOARD_MINUTES', 15, MIN_WATCH_MINUTES, 1440),

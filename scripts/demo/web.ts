@@ -113,6 +113,8 @@ export async function writeDashboardPages(site: DashboardSite, out: string): Pro
 		{ file: 'server-admin', path: `/servers/${site.guildId}`, who: 'admin' },
 		{ file: 'server-refused', path: `/servers/${site.guildId}`, who: 'outsider' },
 		{ file: 'public', path: publicPath, who: 'nobody' },
+		// What the bot stores and for how long: the page to give as the Privacy Policy URL.
+		{ file: 'privacy', path: '/privacy', who: 'nobody' },
 	];
 	const save = async (who: DemoPage['who'], path: string, file: string): Promise<string> => {
 		const html = (await (await visitors[who].get(path)).text()).replaceAll('"/static/', '"../static/');

@@ -18,6 +18,7 @@ import { createPeriodicRunner, realClock, startAll, type Clock, type PeriodicRun
 import { claimOnce } from '../core/claims.js';
 import { auditPause } from '../core/pause-to-audit.js';
 import { withRestJob } from '../rest-job.js';
+import { leftServersJob } from './left-servers.js';
 
 export interface BackgroundJobs {
 	/** Stops the report scheduler, the sampler and the watchers after the work in flight; call before closing the store. */
@@ -26,8 +27,9 @@ export interface BackgroundJobs {
 
 /**
  * Starts what runs without an interaction: scheduled reports (posted with the context's GuildApi), the daily prune
- * of history older than HISTORY_DAYS and, unless HISTORY_SAMPLING=off, the daily history sampler, and the stat
- * channels, alerts, boards and weekly digests (`watch: false` leaves those out).
+ * of history older than HISTORY_DAYS, the purge of servers left SERVER_DATA_DAYS ago and, unless
+ * HISTORY_SAMPLING=off, the daily history sampler, and the stat channels, alerts, boards and weekly digests
+ * (`watch: false` leaves those out).
  * Every process may start them: they coordinate through the store.
  */
 export function startBackgroundJobs(
@@ -64,6 +66,7 @@ export function startBackgroundJobs(
 	const sampler = historySampler(ctx, clock);
 	if (sampler) runners.push(sampler);
 	runners.push(createPeriodicRunner(historyPrune(ctx, clock), clock));
+	runners.push(createPeriodicRunner(leftServersJob(ctx, clock), clock));
 	if (options.watch !== false) {
 		const [statChannels, alerts] = watchJobs(ctx, clock);
 		runners.push(

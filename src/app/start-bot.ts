@@ -21,6 +21,8 @@ import { openBotServices, type BotServices } from './services.js';
 import type { RunningWebServer } from '../web/server.js';
 import { preloadLazyPackages } from '../lazy-packages.js';
 import { resolveShardCount } from '../discord/shard-plan.js';
+import { guildPresenceWatcher } from '../discord/guild-presence.js';
+import { guildPresenceHandlers } from './left-servers.js';
 
 /** Replies in flight get this long to finish on shutdown; Discord's 3 s window is long gone after it. */
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -119,6 +121,18 @@ async function openWhileLoggingIn(
 	);
 	const whenOpen = (use: (value: { services: BotServices; router: InteractionRouter }) => Promise<void>) =>
 		opened ? use(opened) : opening.then(use, () => undefined);
+	// Servers the bot was removed from, added back to, or that a shard's READY no longer lists.
+	let presenceHandlers: ReturnType<typeof guildPresenceHandlers> | null = null;
+	const presenceOf = ({ services }: { services: BotServices }) =>
+		(presenceHandlers ??= guildPresenceHandlers(services.ctx));
+	const onPresence = guildPresenceWatcher(
+		{
+			removed: (guildId) => void whenOpen(async (opened) => presenceOf(opened).removed(guildId)),
+			added: (guildId) => void whenOpen(async (opened) => presenceOf(opened).added(guildId)),
+			ready: (ready) => void whenOpen(async (opened) => presenceOf(opened).ready(ready)),
+		},
+		shards.total,
+	);
 	const connecting = connectGateway({
 		apiUrl: config.discordApiUrl,
 		token: config.discordToken,
@@ -126,7 +140,8 @@ async function openWhileLoggingIn(
 		router: { handle: (interaction) => whenOpen(({ router }) => router.handle(interaction)) },
 		log,
 		signal: storeFailed.signal,
-		onDispatch: (packet) => {
+		onDispatch: (packet, shardId) => {
+			onPresence(packet, shardId);
 			// A deleted role or channel that a server setting names falls back to the default.
 			const deleted = deletedResourceOf(packet);
 			if (deleted) void whenOpen(({ services }) => onGuildResourceDeleted(services.ctx, deleted));

@@ -124,6 +124,7 @@ export const RENAME_BUDGET_PREFIX = 'rename-budget:';
 export const COOLDOWN_PREFIX = 'cooldown:';
 export const LOCK_PREFIX = 'lock:';
 export const FORGOTTEN_MEMBER_PREFIX = 'forgotten:';
+export const SERVER_LEFT_PREFIX = 'server-left:';
 
 /**
  * The once-only and lease claims of the periodic work, by prefix, with the part of the key that names an owner:
@@ -142,6 +143,8 @@ const WORK_CLAIMS: ReadonlyArray<[prefix: string, owner: (key: string) => Partia
 	// `spread:<job>:<entry key>:<slot>`: the entry key is a record key of the job's kind.
 	['spread:', (key) => ownersOfKey(key.split(':').slice(2, -1).join(':'))],
 	['stats-flight:', () => ({})],
+	// `server-purge:<keyed hash of the server id>`: outlives the purge it guards, so it never names the server.
+	['server-purge:', () => ({})],
 ];
 
 const data = { keeping: 'data', expires: false, namingFields: [] } as const;
@@ -337,6 +340,18 @@ export const RECORD_KINDS: readonly RecordKind[] = [
 		matches: startsWith(FORGOTTEN_MEMBER_PREFIX),
 		belongsTo: null,
 		owners: () => NOBODY,
+	},
+	{
+		...data,
+		// LeftServerRecord (src/privacy/left-server-record.ts): the bot was removed from the server at `leftAt`; its
+		// records are purged SERVER_DATA_DAYS later unless it is added back. The server's, so a purge takes it too.
+		id: 'serverLeft',
+		label: 'servers marked left',
+		namespace: WATCH_NAMESPACE,
+		prefix: SERVER_LEFT_PREFIX,
+		matches: startsWith(SERVER_LEFT_PREFIX),
+		belongsTo: 'server',
+		owners: (key, value) => owners({ servers: [...segment(key, 1), ...text(fieldsOf(value).guildId)] }),
 	},
 	{
 		...transient,

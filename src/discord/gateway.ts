@@ -24,14 +24,14 @@ export async function connectGateway(options: {
 	/** Aborted: the login stops and this rejects with the signal's reason. */
 	signal?: AbortSignal;
 	/** Other dispatches the bot acts on (a role or channel deleted). */
-	onDispatch?: (packet: { t?: string; d?: unknown }) => void;
+	onDispatch?: (packet: { t?: string; d?: unknown }, shardId: number) => void;
 }): Promise<Client> {
 	const { router, log } = options;
 	const client = createDiscordClient({ apiUrl: options.apiUrl, shards: options.shards });
 	const responder = restResponder(new API(client.rest));
-	client.on(Events.Raw, (packet: { t?: string; d?: unknown }) => {
+	client.on(Events.Raw, (packet: { t?: string; d?: unknown }, shardId: number) => {
 		if (packet.t !== GatewayDispatchEvents.InteractionCreate) {
-			options.onDispatch?.(packet);
+			options.onDispatch?.(packet, shardId);
 			return;
 		}
 		const interaction = fromRawInteraction(packet.d as APIInteraction, responder);

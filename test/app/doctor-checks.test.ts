@@ -8,7 +8,12 @@ import { commandDefinitions } from '../../commands/definitions/index.js';
 import { badInputsOf, blamedVariable } from '../../src/app/doctor/check-inputs.js';
 import { readConfig } from '../../src/config.js';
 import { dataCheck } from '../../src/app/doctor/data-check.js';
-import type { DoctorContext } from '../../src/app/doctor/context.js';
+import { createDoctorContext, NoStoreYetError, type DoctorContext } from '../../src/app/doctor/context.js';
+import { markServerLeft } from '../../src/privacy/left-server-actions.js';
+import { openStores } from '../../src/store/open-stores.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 test('a check that never settles fails at its deadline while the others finish', async () => {
 	const hangs: Check<null> = {
@@ -148,7 +153,9 @@ test('data: warns without a privacy page, else names the Privacy Policy URL to e
 	const check = async (env: Record<string, string>) => {
 		const { config, problems } = readConfig({ ...base, ...env });
 		assert.deepEqual(problems, []);
-		return runCheck(dataCheck, { config } as DoctorContext);
+		// No store yet (a host running the doctor before the first start): nothing to say about servers left.
+		const stores = async () => Promise.reject(new NoStoreYetError('data/bot.sqlite'));
+		return runCheck(dataCheck, { config, stores } as unknown as DoctorContext);
 	};
 	const none = await check({});
 	assert.equal(none.status, 'warn');
@@ -166,5 +173,54 @@ test('data: warns without a privacy page, else names the Privacy Policy URL to e
 		const own = await check({ ...env, PRIVACY_POLICY_URL: 'https://example.org/policy' });
 		assert.equal(own.status, 'ok');
 		assert.match(own.detail, /^members' privacy page is https:\/\/example\.org\/policy: enter it as/);
+	}
+});
+
+test('data: lists the servers marked left and when each is purged; warns when a purge is overdue', async () => {
+	const dir = mkdtempSync(join(tmpdir(), 'doctor-data-'));
+	const storeUrl = `sqlite://${join(dir, 'bot.sqlite')}`;
+	try {
+		const stores = await openStores(storeUrl);
+		// One process on a SQLite file locks in memory: the coordinator is never asked.
+		const coordinator = { claim: async () => ({ claimed: false as const, retryAfterMs: 0 }) };
+		const marks = { stores, coordinator, config: { storeUrl } };
+		const log = { info: () => undefined, warn: () => undefined };
+		const day = 86_400_000;
+		const now = Date.now();
+		await markServerLeft({ ...marks, log, now: () => now - 2 * day }, '200000000000000001', 'guildDelete');
+		await markServerLeft({ ...marks, log, now: () => now - 10 * day }, '200000000000000002', 'ready');
+		await stores.close();
+		const check = async (env: Record<string, string>) => {
+			const { config, problems } = readConfig({
+				DISCORD_TOKEN: 'token',
+				STATS_API_BASE_URL: 'http://stats.example.org',
+				LINK_SECRET: Buffer.alloc(32, 1).toString('hex'),
+				PRIVACY_POLICY_URL: 'https://example.org/policy',
+				STORE_URL: storeUrl,
+				...env,
+			});
+			assert.deepEqual(problems, []);
+			const ctx = createDoctorContext(config);
+			try {
+				return await runCheck(dataCheck, ctx);
+			} finally {
+				await ctx.close();
+			}
+		};
+		const date = (at: number) => `${new Date(at).toISOString().slice(0, 16)}Z`;
+		const waiting = await check({});
+		assert.equal(waiting.status, 'ok');
+		assert.equal(
+			waiting.detail,
+			"members' privacy page is https://example.org/policy: enter it as the application's Privacy Policy URL in the Discord Developer Portal; " +
+				`2 servers marked left (SERVER_DATA_DAYS=30): 200000000000000002 purged ${date(now + 20 * day)}, ` +
+				`200000000000000001 purged ${date(now + 28 * day)}`,
+		);
+		const overdue = await check({ SERVER_DATA_DAYS: '5' });
+		assert.equal(overdue.status, 'warn');
+		assert.match(overdue.detail, new RegExp(`200000000000000002 due since ${date(now - 5 * day)}`));
+		assert.match(overdue.detail, /1 overdue: is the bot running\?/);
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
 	}
 });

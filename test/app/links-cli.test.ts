@@ -78,6 +78,7 @@ const COUNT_OUTPUT = [
 	'server goals: 0',
 	'digests: 0',
 	'forgotten members: 0',
+	'servers marked left: 0',
 	'unregistered: 1',
 	'',
 ].join('\n');

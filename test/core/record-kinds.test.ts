@@ -15,6 +15,8 @@ import type { CoreContext } from '../../src/core/core-context.js';
 import { kindsOf, RECORD_KINDS, storedValue } from '../../src/core/record-kinds.js';
 import type { RecordNamespace, RecordOwners } from '../../src/core/record-kinds.js';
 import { setDigest } from '../../src/digests/digest-actions.js';
+import { markServerLeft } from '../../src/privacy/left-server-actions.js';
+import { serverPurgeClaimKey } from '../../src/privacy/left-server-job.js';
 import { digestJobDeps } from '../../src/digests/digest-context.js';
 import { sendDueDigest } from '../../src/digests/digest-job.js';
 import { createDigestLocaleTracker } from '../../src/digests/digest-locale.js';
@@ -241,6 +243,8 @@ for (const target of await storeTargets()) {
 			await setGoal(ctx, admin, { ...goal, scope: 'server', guildId });
 			const note = { date: '2026-11-01', text: 'campaign A started', guildLocale: LOCALE };
 			await addNote(ctx, admin, { ...note, scope: 'server', guildId });
+			// Marked left, as a GUILD_DELETE without `unavailable` marks it.
+			await markServerLeft(ctx, guildId, 'guildDelete');
 
 			// A member's records.
 			await link(ctx, memberId, memberKey);
@@ -266,6 +270,7 @@ for (const target of await storeTargets()) {
 				samplePassClaimKey('2026-11-29', 3),
 				samplePassLeaseKey('2026-11-29', 3),
 				historyPruneClaimKey('2026-11-29'),
+				serverPurgeClaimKey(ctx.config.linkSecret, guildId),
 			];
 			for (const key of claims) if (key) await ctx.coordinator.claim(key, 60_000);
 			// At the end of the digest's local hour it is due: sending it claims the week for the member.
@@ -313,6 +318,7 @@ for (const target of await storeTargets()) {
 				'memberNotes',
 				'serverNotes',
 				'digest',
+				'serverLeft',
 				'renameBudget',
 				'loginState',
 				'statsCache',
@@ -350,6 +356,7 @@ for (const target of await storeTargets()) {
 				memberNotes: who({ members: [memberId] }),
 				serverNotes: who({ servers: [guildId] }),
 				digest: who({ members: [memberId] }),
+				serverLeft: who({ servers: [guildId] }),
 				renameBudget: who({}),
 				loginState: who({}),
 				statsCache: who({}),

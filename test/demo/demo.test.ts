@@ -27,10 +27,26 @@ test('npm run demo plays every language, writes the dashboard pages and screensh
 		// The chosen date range is one more step, with its chart, in English and Japanese.
 		const ranged = RANGE_DEMO_LOCALES.includes(locale) ? 1 : 0;
 		// Two notes added and listed: three replies more, in every language.
-		const replies = 41 + ranged;
-		assert.match(stdout, new RegExp(`^${locale}: ${replies} replies, ${13 + ranged} charts -> `, 'mu'), locale);
+		const replyCount = 43 + ranged;
+		assert.match(stdout, new RegExp(`^${locale}: ${replyCount} replies, ${13 + ranged} charts -> `, 'mu'), locale);
 		assert.ok(existsSync(join(out, locale, 'index.html')), `${locale}/index.html`);
-		assert.equal(readdirSync(join(out, locale, 'replies')).length, replies);
+		assert.equal(readdirSync(join(out, locale, 'replies')).length, replyCount);
+		// /privacy show, and /privacy export's file: the member's records, never a key.
+		const replies = readdirSync(join(out, locale, 'replies'));
+		assert.ok(
+			replies.some((name) => name.includes('what-the-bot-holds-about-you')),
+			`${locale} /privacy show`,
+		);
+		const exported = readdirSync(join(out, locale, 'files')).find((name) => /adstats-my-data-.*\.json$/u.test(name));
+		assert.ok(exported, `${locale} the export file`);
+		const data = JSON.parse(readFileSync(join(out, locale, 'files', exported), 'utf8')) as {
+			records: { kind: string }[];
+		};
+		assert.ok(
+			data.records.some((record) => record.kind === 'link'),
+			`${locale} the export holds the link`,
+		);
+		assert.doesNotMatch(JSON.stringify(data), /ask_[0-9A-Za-z]{8,}/u, `${locale} no key in the export`);
 		// A board: its first post and the same message edited, one chart each.
 		const boardPosts = readdirSync(join(out, locale, 'replies')).filter((name) =>
 			/board-(its-first|the-same)/u.test(name),
@@ -48,7 +64,7 @@ test('npm run demo plays every language, writes the dashboard pages and screensh
 		assert.ok(dm, `${locale} digest DM`);
 		assert.match(readFileSync(join(out, locale!, 'replies', dm), 'utf8'), new RegExp(`"title": "${title}"`, 'u'));
 	}
-	assert.match(stdout, /^Done: 330 replies in 8 languages, 106 chart PNGs in [\d.]+ s/mu);
+	assert.match(stdout, /^Done: 346 replies in 8 languages, 106 chart PNGs in [\d.]+ s/mu);
 	// The chosen range in en and ja: its chart, its first and last day named, compared with the days before.
 	for (const [locale, compared] of [
 		['en-US', 'against as many days before'],
@@ -86,7 +102,7 @@ test('npm run demo plays every language, writes the dashboard pages and screensh
 		assert.ok(readdirSync(join(out, locale!, 'replies')).some((file) => file.includes('the-server-s-goals')));
 	}
 	for (const locale of ['en-US', 'de', 'ja']) {
-		for (const page of ['index', 'me', 'server-admin', 'server-refused', 'public', 'manage']) {
+		for (const page of ['index', 'me', 'server-admin', 'server-refused', 'public', 'manage', 'privacy']) {
 			assert.match(readFileSync(join(out, 'web', locale, `${page}.html`), 'utf8'), /^<!doctype html>/iu, page);
 		}
 		// The admin's changes through the forms, and the line that says what the last one did.

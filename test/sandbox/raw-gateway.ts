@@ -11,6 +11,8 @@ export interface RawSession {
 	guildCreateIds: string[];
 	/** INTERACTION_CREATE payloads received. */
 	interactions: Json[];
+	/** Every dispatch received, in order. */
+	dispatches: { t: string; d: Json }[];
 	/** Resolves with READY's `d`, or rejects with the close code when the gateway closed first. */
 	ready: Promise<Json>;
 	/** Resolves with the close code once the gateway closed the connection. */
@@ -23,7 +25,7 @@ export interface RawSession {
 /** Connects to the sandbox's gateway and identifies with `shard` ([id, count]) and the bot token. */
 export function connectRawSession(sandbox: DiscordSandbox, shard: [number, number], token = sandbox.token): RawSession {
 	const ws = new WebSocket(`${sandbox.gatewayUrl}?v=10&encoding=json`);
-	const session: Partial<RawSession> = { readyGuildIds: [], guildCreateIds: [], interactions: [] };
+	const session: Partial<RawSession> = { readyGuildIds: [], guildCreateIds: [], interactions: [], dispatches: [] };
 	let onReady: (d: Json) => void = () => undefined;
 	let onEarlyClose: (code: number) => void = () => undefined;
 	session.ready = new Promise<Json>((resolve, reject) => {
@@ -39,6 +41,7 @@ export function connectRawSession(sandbox: DiscordSandbox, shard: [number, numbe
 	);
 	ws.on('message', (raw) => {
 		const message = JSON.parse(raw.toString()) as { op: number; t?: string; d: Json };
+		if (message.op === 0 && message.t) session.dispatches!.push({ t: message.t, d: message.d });
 		if (message.op === 10) {
 			ws.send(JSON.stringify({ op: 2, d: { token, intents: 1, shard, properties: { os: 'linux' } } }));
 		} else if (message.t === 'READY') {

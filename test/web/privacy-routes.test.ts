@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Hono } from 'hono';
 import { LOCALES, translator } from '../../src/i18n/index.js';
 import { createWebApp } from '../../src/web/app.js';
+import { escapeHtml } from '../../src/web/html.js';
 import { Browser, createAccount, logIn, startWebHarness, type WebHarness } from './web-harness.js';
 
 const MEMBER = '310000000000000301';
@@ -31,7 +32,7 @@ describe('GET /privacy', () => {
 	it('answers without a login in each of the eight languages, naming the contact when set', async () => {
 		const app = createWebApp({
 			...h.deps,
-			config: { ...h.deps.config, privacyContact: 'privacy@example.org' },
+			config: { ...h.deps.config, privacyContact: 'privacy@example.org', serverDataDays: 47 },
 		}) as unknown as Hono;
 		for (const locale of LOCALES) {
 			const t = translator(locale);
@@ -42,6 +43,13 @@ describe('GET /privacy', () => {
 			assert.ok(body.includes(`<h1>${t('web.privacy.title')}</h1>`), locale);
 			assert.ok(body.includes('privacy@example.org'), `${locale}: the contact`);
 			assert.ok(body.includes(`${h.deps.config.historyDays}`), `${locale}: how long the history is kept`);
+			// SERVER_DATA_DAYS as configured: the words around it, as the page renders them.
+			const howLong = t('web.privacy.howLong', { historyDays: h.deps.config.historyDays, serverDataDays: 47 });
+			const at = howLong.indexOf('47');
+			assert.ok(
+				at > 0 && body.includes(howLong.slice(at - 6, at + 8)),
+				`${locale}: how long a left server's data stays`,
+			);
 		}
 		const withoutContact = await (await new Browser(h.app).request('/privacy')).text();
 		// The text's apostrophe is escaped in the page: its first clause is enough to tell it.
@@ -77,6 +85,20 @@ describe("a member's own data", () => {
 		const me = await (await browser.request('/me')).text();
 		assert.match(me, /href="\/me\/data\.json"/u);
 		assert.match(me, /action="\/me\/delete"/u);
+	});
+
+	it("/me lists what the bot holds about the member by kind, as /privacy show does, in the member's language", async () => {
+		const browser = await loggedIn();
+		for (const locale of ['en-US', 'ja'] as const) {
+			const t = translator(locale);
+			const me = await (await browser.request(`/me?lang=${locale}`)).text();
+			const held = me.slice(me.indexOf('<section id="my-data"'));
+			assert.ok(held.includes(t('privacy.heading').replaceAll('**', '')), `${locale}: the heading`);
+			for (const kind of ['link', 'session', 'history'] as const) {
+				assert.ok(held.includes(escapeHtml(t(`privacy.kinds.${kind}`))), `${locale}: ${kind}`);
+			}
+			assert.ok(!held.includes(escapeHtml(t('privacy.kinds.digest'))), `${locale}: no digest is held`);
+		}
 	});
 
 	it('POST /me/delete without confirm=yes, from another origin or without a session deletes nothing', async () => {

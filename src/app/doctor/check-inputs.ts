@@ -22,6 +22,8 @@ const CHECK_INPUTS: Readonly<Record<string, readonly string[]>> = {
 	channels: [...DISCORD, ...STORE],
 	// The check reads only the public URL (the redirect URI to register); the OAuth2 secret is start-up's concern.
 	web: ['WEB_PORT', 'WEB_PUBLIC_URL'],
+	// The servers marked left are read from the store when it opens; a store that does not, or a bad SERVER_DATA_DAYS,
+	// must not hide the privacy page's warning (the `store` and `config` checks say what is wrong).
 	data: ['WEB_PORT', 'WEB_PUBLIC_URL', 'PRIVACY_POLICY_URL'],
 };
 

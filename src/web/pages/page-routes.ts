@@ -21,6 +21,8 @@ import { loadDashboardStats, type DashboardStats, type FoldHistory } from './sta
 import type { WebDeps } from '../web-deps.js';
 import { askedLang, langQuery, localeOf, translatorOf, type MemberEnv, type WebEnv } from '../web-env.js';
 import { myDataSection } from '../privacy/privacy-page.js';
+import { describeHeld } from '../../privacy/describe-privacy.js';
+import { showMember } from '../../privacy/member-data.js';
 import { notesSection } from '../manage/manage-notes.js';
 import { listNotes } from '../../notes/note-actions.js';
 import type { Actor } from '../../core/actor.js';
@@ -47,6 +49,7 @@ export function pageRoutes(deps: WebDeps, site: Site, foldHistory: FoldHistory):
 		const target: StatsTarget = { scope: 'me', userId: c.get('member').userId, guildId: null };
 		const done = accountOutcomeLine(c.req.query('done'));
 		const outcome = outcomeLine(done === null ? null : t(done));
+		const held = describeHeld(t, await showMember(deps, c.get('member').userId), localeOf(c), null);
 		let stats: DashboardStats;
 		try {
 			stats = await load(c, target, request, null);
@@ -54,7 +57,7 @@ export function pageRoutes(deps: WebDeps, site: Site, foldHistory: FoldHistory):
 			// The how-to is an answer, not a failure: /me without a link is a normal first visit.
 			if (!isNoUserLink(error)) throw statsFailure(error, { title: t('web.myAccount') });
 			const howTo = discordTextToHtml(renderMessage(t, describeExpectedError(error)!));
-			const forms = html`${accountKeyForms(t, false, langQuery(c, '?'))}${myDataSection(t, langQuery(c, '?'))}`;
+			const forms = html`${accountKeyForms(t, false, langQuery(c, '?'))}${myDataSection(t, langQuery(c, '?'), held)}`;
 			return sendPage(c, t('web.myAccount'), html`${outcome}${messageBody(t('web.myAccount'), howTo)}${forms}`);
 		}
 		const options = {
@@ -71,7 +74,7 @@ export function pageRoutes(deps: WebDeps, site: Site, foldHistory: FoldHistory):
 			notes: myNotes.notes,
 			today: stats.today,
 		});
-		const extra = html`${accountKeyForms(t, true, langQuery(c, '?'))}${notes}${myDataSection(t, langQuery(c, '?'))}`;
+		const extra = html`${accountKeyForms(t, true, langQuery(c, '?'))}${notes}${myDataSection(t, langQuery(c, '?'), held)}`;
 		return sendPage(c, t('web.myAccount'), html`${outcome}${statsBody(stats, { ...options, extra })}`);
 	});
 

@@ -6,7 +6,10 @@ import { discordTextToHtml, html, type SafeHtml } from '../html.js';
  * `GET /privacy`: what the bot stores, for how long, where, and how to see, export and delete it. Public, so that
  * its address can be the application's Privacy Policy URL in Discord's Developer Portal.
  */
-export function privacyPageBody(t: Translate, config: Pick<Config, 'historyDays' | 'privacyContact'>): SafeHtml {
+export function privacyPageBody(
+	t: Translate,
+	config: Pick<Config, 'historyDays' | 'serverDataDays' | 'privacyContact'>,
+): SafeHtml {
 	const section = (title: string, text: string) =>
 		html`<section>
 			<h2>${title}</h2>
@@ -18,16 +21,20 @@ export function privacyPageBody(t: Translate, config: Pick<Config, 'historyDays'
 	return html`<h1>${t('web.privacy.title')}</h1>
 		<p>${t('web.privacy.intro')}</p>
 		${section(t('web.privacy.whatTitle'), t('web.privacy.what'))}
-		${section(t('web.privacy.howLongTitle'), t('web.privacy.howLong', { historyDays: config.historyDays }))}
+		${section(t('web.privacy.howLongTitle'), t('web.privacy.howLong', { historyDays: config.historyDays, serverDataDays: config.serverDataDays }))}
 		${section(t('web.privacy.whereTitle'), t('web.privacy.where'))}
 		${section(t('web.privacy.howTitle'), t('web.privacy.how'))}
 		<p class="contact">${contact}</p>`;
 }
 
-/** `/me`'s data section: the export as a file, and deletion behind a confirmation box. */
-export function myDataSection(t: Translate, langQuery: string): SafeHtml {
+/**
+ * `/me`'s data section: what the bot holds about the member by kind (`/privacy show`'s words), the export as a file,
+ * and deletion behind a confirmation box.
+ */
+export function myDataSection(t: Translate, langQuery: string, held: string): SafeHtml {
 	return html`<section id="my-data" class="manage">
 		<h2>${t('web.privacy.title')}</h2>
+		<p class="held">${discordTextToHtml(held)}</p>
 		<p><a class="button" href="/me/data.json" download>${t('web.privacy.downloadData')}</a></p>
 		<form method="post" action="/me/delete${langQuery}">
 			<h3>${t('web.privacy.deleteTitle')}</h3>

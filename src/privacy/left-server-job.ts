@@ -1,0 +1,81 @@
+// Every minute, the servers marked left whose SERVER_DATA_DAYS have passed: Discord is asked first whether the bot
+// is still out (a removal missed while the bot was in fact there must not cost a server its data), then everything
+// the server owns is purged, once across processes, and the mark goes with it.
+import { createHmac } from 'node:crypto';
+import type { Config } from '../config.js';
+import { errorName, type JobLog, type PeriodicJob, type Turn } from '../core/periodic-runner.js';
+import { clearServerLeft, type LeftServerActionContext } from './left-server-actions.js';
+import { purgeDueAt, type LeftServerRecord } from './left-server-record.js';
+import { leftServerStoreOf } from './left-server-store.js';
+import type { PrivacyContext } from './privacy-context.js';
+import { purgeServer } from './purge-server.js';
+
+export const LEFT_SERVER_EVERY_MS = 60_000;
+/** A purge claimed and not finished (its process died) is tried again after this. */
+const PURGE_CLAIM_MS = 10 * 60_000;
+
+/** What `GET /guilds/{id}` says: `in` (200), `out` (10004 Unknown Guild or 403), `unknown` (anything else). */
+export type BotPresence = 'in' | 'out' | 'unknown';
+
+export interface LeftServerJobDeps {
+	ctx: PrivacyContext & LeftServerActionContext & { config: Pick<Config, 'serverDataDays' | 'linkSecret'> };
+	/** Asks Discord whether the bot is in the server. */
+	presence: (guildId: string) => Promise<BotPresence>;
+	/** True for the one caller across every process that first claims `key` (claimOnce). */
+	claimOnce: (key: string, ttlMs: number) => Promise<boolean>;
+	/** Epoch ms. */
+	now: () => number;
+	log: JobLog;
+}
+
+/**
+ * The claim of a server's purge. It can outlive the purge, so it carries a keyed hash of the server's id, never the
+ * id: a purged server leaves nothing in the store that names it.
+ */
+export const serverPurgeClaimKey = (secret: Buffer, guildId: string): string =>
+	`server-purge:${createHmac('sha256', secret).update(`server-purge:${guildId}`).digest('hex').slice(0, 32)}`;
+
+export type SettleOutcome = 'notDue' | 'back' | 'postponed' | 'elsewhere' | 'purged';
+
+/** One mark: not due yet, the bot is back (cleared), Discord could not say (later), or purged here or elsewhere. */
+export async function settleLeftServer(deps: LeftServerJobDeps, mark: LeftServerRecord): Promise<SettleOutcome> {
+	const { ctx, log } = deps;
+	if (purgeDueAt(mark, ctx.config.serverDataDays) > deps.now()) return 'notDue';
+	const presence = await deps.presence(mark.guildId).catch((): BotPresence => 'unknown');
+	if (presence === 'in') {
+		await clearServerLeft(ctx, mark.guildId);
+		return 'back';
+	}
+	if (presence === 'unknown') {
+		log.warn({ guildId: mark.guildId }, 'server purge postponed: Discord did not say whether the bot is out');
+		return 'postponed';
+	}
+	if (!(await deps.claimOnce(serverPurgeClaimKey(ctx.config.linkSecret, mark.guildId), PURGE_CLAIM_MS)))
+		return 'elsewhere';
+	// Read again under the claim: the bot may have been added back (and the mark cleared) meanwhile.
+	const current = await leftServerStoreOf(ctx).get(mark.guildId);
+	if (!current || current.leftAt !== mark.leftAt) return 'elsewhere';
+	const deleted = await purgeServer(ctx, mark.guildId);
+	await leftServerStoreOf(ctx).clear(mark.guildId);
+	const records = [...deleted.values()].reduce((sum, count) => sum + count, 0);
+	log.info(
+		{ guildId: mark.guildId, leftAt: new Date(mark.leftAt).toISOString(), records, kinds: Object.fromEntries(deleted) },
+		'server data purged',
+	);
+	return 'purged';
+}
+
+/** The minute job over every mark; one mark failing leaves the others to go on. */
+export function leftServerJob(deps: LeftServerJobDeps): PeriodicJob {
+	const turn = async (round: Turn) => {
+		for await (const mark of leftServerStoreOf(deps.ctx).list()) {
+			if (round.stopping) break;
+			try {
+				await settleLeftServer(deps, mark);
+			} catch (error) {
+				deps.log.warn({ guildId: mark.guildId, error: errorName(error) }, 'server purge failed');
+			}
+		}
+	};
+	return { name: 'left servers', everyMs: LEFT_SERVER_EVERY_MS, turn, log: deps.log };
+}

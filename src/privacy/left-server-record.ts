@@ -1,0 +1,36 @@
+// A server the bot was removed from (GUILD_DELETE without `unavailable`, or missing from its shard's READY): kept
+// until SERVER_DATA_DAYS after `leftAt`, when everything the server owns is purged, or until the bot is added back.
+import { SERVER_LEFT_PREFIX } from '../core/record-kinds.js';
+
+export const LEFT_SERVER_SCHEMA_VERSION = 1;
+
+export interface LeftServerRecord {
+	v: typeof LEFT_SERVER_SCHEMA_VERSION;
+	guildId: string;
+	/** Epoch ms: when the bot saw itself removed. */
+	leftAt: number;
+	/** What told it: the gateway's GUILD_DELETE, or the server missing from its shard's READY after a start. */
+	seenBy: 'guildDelete' | 'ready';
+}
+
+export const leftServerKey = (guildId: string): string => `${SERVER_LEFT_PREFIX}${guildId}`;
+
+/** A stored value back into a mark; null when it is not one. */
+export function parseLeftServerRecord(raw: unknown): LeftServerRecord | null {
+	if (typeof raw !== 'object' || raw === null) return null;
+	const record = raw as Partial<LeftServerRecord>;
+	if (record.v !== LEFT_SERVER_SCHEMA_VERSION || typeof record.guildId !== 'string') return null;
+	if (typeof record.leftAt !== 'number' || !Number.isFinite(record.leftAt)) return null;
+	return {
+		v: LEFT_SERVER_SCHEMA_VERSION,
+		guildId: record.guildId,
+		leftAt: record.leftAt,
+		seenBy: record.seenBy === 'ready' ? 'ready' : 'guildDelete',
+	};
+}
+
+const DAY_MS = 86_400_000;
+
+/** When the server's records are purged: SERVER_DATA_DAYS after the removal. */
+export const purgeDueAt = (record: Pick<LeftServerRecord, 'leftAt'>, serverDataDays: number): number =>
+	record.leftAt + serverDataDays * DAY_MS;
