@@ -33,11 +33,11 @@ export interface Outside {
 	close(): Promise<void>;
 }
 
-export async function startOutside(): Promise<Outside> {
+export async function startOutside(options: { guildCount?: number } = {}): Promise<Outside> {
 	const dir = mkdtempSync(join(tmpdir(), 'adstats-actions-service-'));
 	const serviceStore = openStatsStore(join(dir, 'service.sqlite'));
 	const service = await startStatsServer({ store: serviceStore, port: 0, rateLimitPerMinute: 0 });
-	const sandbox = await startDiscordSandbox({ guildCount: 1 });
+	const sandbox = await startDiscordSandbox({ guildCount: options.guildCount ?? 1 });
 	return {
 		sandbox,
 		serviceUrl: service.url,
@@ -60,6 +60,9 @@ export interface OpenedCore {
 
 export interface StoreRun {
 	name: StoreTarget['name'];
+	/** The environment the run's config is read from, and its namespace prefix: what a child process opens it with. */
+	env: Record<string, string>;
+	namespacePrefix: string | undefined;
 	/** Opens the bot's services on the run's store once more, as another process would (shared stores only). */
 	open(): Promise<OpenedCore>;
 	/** Every key and value the run stored, as text (the file's bytes for SQLite). */
@@ -72,33 +75,32 @@ export async function startStoreRun(target: StoreTarget, outside: Outside): Prom
 	const dir = mkdtempSync(join(tmpdir(), 'adstats-actions-'));
 	const prefix = `act${process.pid}x${Math.random().toString(36).slice(2, 8)}-`;
 	const storeUrl = target.url ?? `sqlite://${join(dir, 'bot.sqlite')}`;
-	const config = loadConfig(
-		{
-			DISCORD_TOKEN: outside.sandbox.token,
-			DISCORD_APPLICATION_ID: outside.sandbox.applicationId,
-			DISCORD_API_URL: outside.sandbox.apiUrl,
-			STATS_API_BASE_URL: outside.serviceUrl,
-			STORE_URL: storeUrl,
-			// Both processes of a run seal and open keys with the same secret, as a deployment's do.
-			LINK_SECRET: randomBytes(32).toString('hex'),
-			CHART_RENDERER: 'none',
-			HISTORY_SAMPLING: 'off',
-			LOG_LEVEL: 'debug',
-		},
-		'bot',
-	);
+	const env = {
+		DISCORD_TOKEN: outside.sandbox.token,
+		DISCORD_APPLICATION_ID: outside.sandbox.applicationId,
+		DISCORD_API_URL: outside.sandbox.apiUrl,
+		STATS_API_BASE_URL: outside.serviceUrl,
+		STORE_URL: storeUrl,
+		// Both processes of a run seal and open keys with the same secret, as a deployment's do.
+		LINK_SECRET: randomBytes(32).toString('hex'),
+		CHART_RENDERER: 'none',
+		HISTORY_SAMPLING: 'off',
+		LOG_LEVEL: 'debug',
+	};
+	const config = loadConfig(env, 'bot');
+	const namespacePrefix = target.name === 'sqlite' ? undefined : prefix;
 	const closers: (() => Promise<void>)[] = [];
 	const raw = target.name === 'sqlite' ? null : await rawAccess(target.name, storeUrl, prefix);
 	return {
 		name: target.name,
+		env,
+		namespacePrefix,
 		open: async () => {
 			// One process owns a SQLite file: a second set of services on it is not something the bot does.
 			if (target.name === 'sqlite' && closers.length > 0) throw new Error('a SQLite store has one process');
 			const logs: string[] = [];
 			const log = createLogger('debug', { write: (line: string) => logs.push(line) });
-			const services = await openBotServices(config, log, {
-				namespacePrefix: target.name === 'sqlite' ? undefined : prefix,
-			});
+			const services = await openBotServices(config, log, { namespacePrefix });
 			closers.push(() => services.close());
 			return { ctx: services.ctx, logs };
 		},
