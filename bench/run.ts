@@ -8,6 +8,7 @@ import type { BenchFigure } from './figures.js';
 import { runHistoryBench } from './history.js';
 import { runHistoryStatsBench } from './history-stats.js';
 import { runJobsBench } from './jobs.js';
+import { runNotesBench } from './notes.js';
 import { runProcessBench } from './process.js';
 import { runScaleBench } from './scale.js';
 import { runServiceBench } from './service.js';
@@ -27,6 +28,7 @@ const sections: [string, string, () => Promise<BenchFigure[]>][] = [
 	['web', 'web dashboard', () => runWebBench()],
 	['jobs', 'one REST budget: 4 processes, 10,000 stat channels, 1,000 boards', () => runJobsBench()],
 	['data', 'forget and purge at 100,000 links and 20,000 servers', () => runDataBench()],
+	['notes', '/stats cache hit with 50 notes beside none', () => runNotesBench()],
 ];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !sections.some(([short]) => short === name));

@@ -46,12 +46,12 @@ const CHILD = fileURLToPath(new URL('./stats-child.mjs', import.meta.url));
 const MINIMAL_CHILD = fileURLToPath(new URL('./minimal-bot-child.mjs', import.meta.url));
 
 /** The bot in a child process, and a way to ask it what it timed. */
-interface BotProcess {
+export interface BotProcess {
 	timings(): Promise<ChildTimings>;
 	stop(): Promise<void>;
 }
 
-async function startBotProcess(env: Record<string, string>): Promise<BotProcess> {
+export async function startBotProcess(env: Record<string, string>): Promise<BotProcess> {
 	return startChild(CHILD, [JSON.stringify(env)]);
 }
 
@@ -78,7 +78,11 @@ async function startChild(path: string, args: string[]): Promise<BotProcess> {
 	};
 }
 
-function botEnv(sandbox: DiscordSandbox, shared: Record<string, string>, ttlSeconds: number): Record<string, string> {
+export function botEnv(
+	sandbox: DiscordSandbox,
+	shared: Record<string, string>,
+	ttlSeconds: number,
+): Record<string, string> {
 	return {
 		DISCORD_TOKEN: sandbox.token,
 		DISCORD_APPLICATION_ID: sandbox.applicationId,
@@ -93,7 +97,7 @@ function botEnv(sandbox: DiscordSandbox, shared: Record<string, string>, ttlSeco
 	};
 }
 
-async function linkMember(sandbox: DiscordSandbox, userId: string, apiKey: string): Promise<void> {
+export async function linkMember(sandbox: DiscordSandbox, userId: string, apiKey: string): Promise<void> {
 	const command = sandbox.dispatchCommand({ name: 'link', userId });
 	await command.firstResponse();
 	const message = await sandbox
@@ -106,7 +110,7 @@ async function linkMember(sandbox: DiscordSandbox, userId: string, apiKey: strin
  * Sequential /stats: end-to-end ms, and the bot's own ms: end to end minus the stats call, the chart
  * and the time the Discord stand-in spent handling the bot's requests (Discord's share).
  */
-async function measureSequential(sandbox: DiscordSandbox, bot: BotProcess, userId: string, count: number) {
+export async function measureSequential(sandbox: DiscordSandbox, bot: BotProcess, userId: string, count: number) {
 	const total: number[] = [];
 	const own: number[] = [];
 	let png: Buffer | undefined;

@@ -6,6 +6,7 @@ import * as exportCommand from './export.js';
 import * as goal from './goal.js';
 import * as help from './help.js';
 import * as link from './link.js';
+import * as note from './note.js';
 import * as privacy from './privacy.js';
 import * as report from './report.js';
 import * as serverKey from './server-key.js';
@@ -30,4 +31,5 @@ export const commandModules: readonly CommandModule[] = [
 	digest,
 	goal,
 	privacy,
+	note,
 ];

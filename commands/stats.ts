@@ -12,6 +12,7 @@ import { completeStatsRequest, parseStatsOptions, parseStatsRequest, type StatsR
 import { isStatsDays, isStatsMetric } from '../src/stats-options.js';
 import { isStatsScope } from '../src/stats-options.js';
 import { showStats, type StatsDeps } from '../src/stats/show-stats.js';
+import { notesForTarget } from '../src/notes/note-store.js';
 import { embedGoalsFor } from '../src/goals/goal-embed.js';
 import { withUserKeyRead } from '../src/stats/resolve-key.js';
 import { clockOf } from '../src/core/actor.js';
@@ -139,6 +140,7 @@ function statsReply(
 			sharedBy: isPublic ? userId : null,
 		},
 		embedGoalsFor(ctx, target),
+		notesForTarget(ctx, target),
 	);
 }
 

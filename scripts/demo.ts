@@ -23,6 +23,7 @@ import { playDigestFlow } from './demo/digest.js';
 import { playWatchFlows } from './demo/watch.js';
 import { playBoardFlow } from './demo/board.js';
 import { playGoalFlow, setDashboardGoal } from './demo/goals.js';
+import { addDashboardNotes, playNoteFlow } from './demo/notes.js';
 import { playRangeStep, RANGE_DEMO_LOCALES } from './demo/range.js';
 import { openScreenshotTab, screenshotDashboardPages } from './demo/screenshots.js';
 import { writeDashboardPages } from './demo/web.js';
@@ -276,6 +277,7 @@ function openPass(locale: Locale, index: number, guild: DemoGuild): DemoPass {
 			await run({ name: 'server-key', subcommand: 'status', userId: admin, permissions: MANAGE_SERVER }),
 		);
 		await playGoalFlow({ admin, manageServer: MANAGE_SERVER, run, record });
+		await playNoteFlow({ locale, now: NOW, admin, manageServer: MANAGE_SERVER, run, record });
 		record(
 			"The server's stats",
 			'/stats scope:server days:7',
@@ -418,6 +420,7 @@ try {
 		serverKey: serverAccount.apiKey,
 	});
 	await setDashboardGoal(bot.ctx, dashboardGuildId, WEB_PEOPLE.admin);
+	await addDashboardNotes(bot.ctx, dashboardGuildId, WEB_PEOPLE.admin, NOW);
 	// The dashboard's pages are written while the member flows play; the screenshots are taken after them.
 	const dashboardOut = join(OUTPUT_DIR, 'web');
 	const dashboardPages = writeDashboardPages(

@@ -6,6 +6,7 @@ import { definition as exportCommand } from './export.js';
 import { definition as goal } from './goal.js';
 import { definition as help } from './help.js';
 import { definition as link } from './link.js';
+import { definition as note } from './note.js';
 import { definition as privacy } from './privacy.js';
 import { definition as report } from './report.js';
 import { definition as serverKey } from './server-key.js';
@@ -30,4 +31,5 @@ export const commandDefinitions: readonly CommandDefinition[] = [
 	digest,
 	goal,
 	privacy,
+	note,
 ];

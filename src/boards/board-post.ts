@@ -3,6 +3,7 @@ import { translator, type Locale } from '../i18n/index.js';
 import type { ChannelMessage } from '../message.js';
 import { buildServerReport, type StatsDeps } from '../stats/show-stats.js';
 import { embedGoalsFor } from '../goals/goal-embed.js';
+import { notesForTarget } from '../notes/note-store.js';
 import type { BoardRecord } from './board-record.js';
 
 /** What a board's message shows, and the hash that says whether an edit would change anything. */
@@ -28,6 +29,7 @@ export async function buildBoardPost(
 		record.guildId,
 		{ days: record.days, metric: record.metric, locale: options.locale },
 		embedGoalsFor(deps, { scope: 'server', userId: '', guildId: record.guildId }),
+		notesForTarget(deps, { scope: 'server', userId: '', guildId: record.guildId }),
 	);
 	const t = translator(options.locale);
 	const message: ChannelMessage = {

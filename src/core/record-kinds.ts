@@ -3,7 +3,7 @@
 // purge, backup, restore, `links migrate` and `links count` walk this list, so a feature that stores something new is
 // covered by adding its kind here, and test/core/record-kinds.test.ts fails while a stored key matches no kind.
 //
-// This layer sits below the features (reports, watch, boards, digests, goals): it never imports them, not even their
+// This layer sits below the features (reports, watch, boards, digests, goals, notes): it never imports them, not even their
 // types. It reads keys and the raw JSON the store gives back itself; each reader below names the record type whose
 // fields it reads, and the test writes every kind through the features' own actions to keep the two in step.
 import { historyAccountId } from '../history/account-id.js';
@@ -117,6 +117,8 @@ export const ALERT_PREFIX = 'alert:';
 export const BOARD_PREFIX = 'board:';
 export const MEMBER_GOALS_PREFIX = 'goals:user:';
 export const SERVER_GOALS_PREFIX = 'goals:server:';
+export const MEMBER_NOTES_PREFIX = 'notes:user:';
+export const SERVER_NOTES_PREFIX = 'notes:server:';
 export const DIGEST_PREFIX = 'digest:';
 export const RENAME_BUDGET_PREFIX = 'rename-budget:';
 export const COOLDOWN_PREFIX = 'cooldown:';
@@ -292,6 +294,28 @@ export const RECORD_KINDS: readonly RecordKind[] = [
 		belongsTo: 'server',
 		namingFields: ['goals[].setBy'],
 		owners: (key, value) => owners({ servers: segment(key, 2), members: goalSetters(value) }),
+	},
+	{
+		...data,
+		// NotesRecord (src/notes/note-record.ts): the member's own notes; the key names them, the value no one.
+		id: 'memberNotes',
+		label: 'member notes',
+		namespace: WATCH_NAMESPACE,
+		prefix: MEMBER_NOTES_PREFIX,
+		matches: startsWith(MEMBER_NOTES_PREFIX),
+		belongsTo: 'member',
+		owners: (key) => owners({ members: segment(key, 2) }),
+	},
+	{
+		...data,
+		// A server's notes keep no member's id (the audit line says who added one), so forget has nothing to scrub.
+		id: 'serverNotes',
+		label: 'server notes',
+		namespace: WATCH_NAMESPACE,
+		prefix: SERVER_NOTES_PREFIX,
+		matches: startsWith(SERVER_NOTES_PREFIX),
+		belongsTo: 'server',
+		owners: (key) => owners({ servers: segment(key, 2) }),
 	},
 	{
 		...data,

@@ -22,7 +22,15 @@ export interface RecordStoreOptions<R, N extends RecordNamespace = RecordNamespa
 	 * Keeps what was read or written for `keptMs`, for a process that alone writes its store (SQLite): its own
 	 * changes replace what it kept at once; the time only bounds a change another program wrote to the file.
 	 */
-	cache?: { keptMs: number; now: () => number };
+	cache?: {
+		keptMs: number;
+		now: () => number;
+		/**
+		 * Hands out what it keeps deeply frozen, the same object each time, instead of a copy per read: for a kind read
+		 * on every reply (notes on each /stats chart), whose readers never change what they get.
+		 */
+		frozen?: boolean;
+	};
 }
 
 export interface RecordStore<R> {
@@ -63,7 +71,11 @@ export function createRecordStore<R, N extends RecordNamespace>(
 ): RecordStore<R> {
 	const keyv: Keyv = stores[options.namespace];
 	const stored = options.stored ?? ((record: R) => record);
-	const kept = createKept<R>(options.cache?.keptMs ?? 0, options.cache?.now ?? Date.now);
+	const kept = createKept<R>(
+		options.cache?.keptMs ?? 0,
+		options.cache?.now ?? Date.now,
+		options.cache?.frozen ?? false,
+	);
 
 	const readStored = async (key: string): Promise<R | null> => {
 		const writesBefore = kept.writes;
@@ -137,23 +149,25 @@ export function createRecordStore<R, N extends RecordNamespace>(
 
 /**
  * Records by key, each with when it was kept (nothing is kept when `keptMs` is 0); `writes` counts the writes
- * begun. Each answer is a copy, so a caller changing its record cannot change what the next one reads.
+ * begun. Each answer is a copy, so a caller changing its record cannot change what the next one reads; or, for a
+ * `frozen` kind, the one deeply frozen copy, which no caller can change.
  */
-function createKept<R>(keptMs: number, now: () => number) {
+function createKept<R>(keptMs: number, now: () => number, frozen: boolean) {
 	const entries = new Map<string, { record: R | null; at: number }>();
 	return {
 		writes: 0,
 		get(key: string): { record: R | null } | undefined {
 			const entry = entries.get(key);
 			if (!entry) return undefined;
-			if (now() - entry.at < keptMs) return { record: structuredClone(entry.record) };
+			if (now() - entry.at < keptMs) return { record: frozen ? entry.record : structuredClone(entry.record) };
 			entries.delete(key);
 			return undefined;
 		},
 		set(key: string, record: R | null): void {
 			if (keptMs <= 0) return;
 			entries.delete(key);
-			entries.set(key, { record: structuredClone(record), at: now() });
+			const copy = structuredClone(record);
+			entries.set(key, { record: frozen ? deepFreeze(copy) : copy, at: now() });
 			if (entries.size > MAX_KEPT_RECORDS) entries.delete(entries.keys().next().value as string);
 		},
 		forget(key: string): void {
@@ -161,6 +175,14 @@ function createKept<R>(keptMs: number, now: () => number) {
 			entries.delete(key);
 		},
 	};
+}
+
+function deepFreeze<T>(value: T): T {
+	if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+		for (const inner of Object.values(value)) deepFreeze(inner);
+		Object.freeze(value);
+	}
+	return value;
 }
 
 /** One server's records of one kind, each under (server, id). */

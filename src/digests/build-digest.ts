@@ -9,6 +9,7 @@ import { fitEmbedToLimits } from '../render/embed-limits.js';
 import { formatCount, formatDecimal, formatUtcDateRange } from '../render/format.js';
 import { historyWithSnapshot } from '../stats/account-history.js';
 import { renderStatsChart } from '../stats/chart-view.js';
+import { notesForTarget } from '../notes/note-store.js';
 import type { CoreContext } from '../core/core-context.js';
 import { fetchStatsFor } from '../stats/resolve-key.js';
 import type { DigestRecord } from './digest-record.js';
@@ -40,7 +41,8 @@ export async function buildDigestMessage(
 ): Promise<ChannelMessage> {
 	const locale = resolveLocale(record.locale);
 	const t = translator(locale);
-	const result = await fetchStatsFor(ctx, { scope: 'me', userId: record.userId, guildId: null });
+	const target = { scope: 'me', userId: record.userId, guildId: null } as const;
+	const result = await fetchStatsFor(ctx, target);
 	const history = await historyWithSnapshot(ctx, result, now);
 	const today = utcDateOf(now);
 	const account = result.snapshot.meta.user;
@@ -51,6 +53,8 @@ export async function buildDigestMessage(
 		locale,
 		accountName: account,
 		today,
+		// The member's own notes: a digest shows their own account.
+		notes: await notesForTarget(ctx, target),
 	});
 	const { sends, joins } = comparePeriods(history, result.snapshot, today);
 	const range = formatUtcDateRange(sends.week.from, sends.week.to, locale);

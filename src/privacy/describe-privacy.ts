@@ -8,6 +8,7 @@ import type { HeldKind } from './member-data.js';
 export const TOLD_KINDS = [
 	'link',
 	'memberGoals',
+	'memberNotes',
 	'digest',
 	'session',
 	'history',

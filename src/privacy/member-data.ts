@@ -92,6 +92,9 @@ function datesOf(record: ExportedRecord): number[] {
 	if (Array.isArray(record.goals)) {
 		for (const goal of record.goals as Fields[]) if (typeof goal.setAt === 'number') dates.push(goal.setAt);
 	}
+	if (Array.isArray(record.notes)) {
+		for (const note of record.notes as Fields[]) if (typeof note.addedAt === 'number') dates.push(note.addedAt);
+	}
 	if (record.kind === HISTORY_NAMESPACE && typeof record.days === 'object' && record.days !== null) {
 		for (const day of Object.keys(record.days)) dates.push(Date.parse(`${day}T00:00:00Z`));
 	}

@@ -24,6 +24,9 @@ export const CHART_THEMES = {
 		bar: '#5865f2',
 		partialBar: 'rgba(88, 101, 242, 0.35)',
 		line: '#fee75c',
+		note: '#eb459e',
+		noteLabel: '#1e1f22',
+		noteText: '#ffffff',
 	},
 	light: {
 		background: '#ffffff',
@@ -32,8 +35,24 @@ export const CHART_THEMES = {
 		bar: '#5865f2',
 		partialBar: 'rgba(88, 101, 242, 0.3)',
 		line: '#e67e22',
+		note: '#c2185b',
+		noteLabel: '#f2f3f5',
+		noteText: '#313338',
 	},
 } as const;
+
+/** A note on a day: a vertical line on the chart with its text (src/notes). */
+export interface ChartNote {
+	/** The UTC day, `YYYY-MM-DD`. */
+	date: string;
+	text: string;
+}
+
+/** Characters of a note's text the chart shows; the lists under a chart show all of it. */
+export const CHART_NOTE_LENGTH = 24;
+const NOTE_FONT_SIZE = 14;
+/** Where a note's label sits on its line, in turn, so notes on days close together do not cover each other. */
+const NOTE_LABEL_POSITIONS = ['start', 'center', 'end'] as const;
 
 /**
  * Font sizes in px of the 800 px wide image. Discord shows it at about 520 px, so a 16 px tick reads as ~10 px
@@ -62,6 +81,8 @@ export interface ChartInput {
 	/** The reader's language (a product Locale; any other tag reads as en-US): the day labels and tick numbers. */
 	locale: string;
 	labels: ChartLabels;
+	/** The notes of the days shown (of the chart's own scope only), oldest first; drawn as vertical lines. */
+	notes?: readonly ChartNote[];
 }
 
 export interface BuiltChart {
@@ -189,7 +210,43 @@ export function buildChartConfig(input: ChartInput, options: { theme?: ChartThem
 
 	// A range of past days has no day in progress: the legend must not name one.
 	if (todayIndex < 0) config.data.datasets.splice(1, 1);
+	const annotations = noteAnnotations(input, theme);
+	// Only a chart with notes carries the plugin's options, so every other chart's config stays what it was.
+	if (annotations !== null) (config.options!.plugins as Record<string, unknown>).annotation = { annotations };
 	return { config: config as ChartConfiguration, background: theme.background };
+}
+
+/**
+ * chartjs-plugin-annotation's options for the notes on the days shown: one vertical line per note at its day's bar
+ * (the category index), with the text cut to CHART_NOTE_LENGTH. Plain JSON, which QuickChart accepts as it is.
+ */
+function noteAnnotations(input: ChartInput, theme: (typeof CHART_THEMES)[ChartTheme]): Record<string, object> | null {
+	if (!input.notes || input.notes.length === 0) return null;
+	const indexOf = new Map(input.points.map((point, index) => [point.date, index]));
+	const annotations: Record<string, object> = {};
+	let drawn = 0;
+	for (const note of input.notes) {
+		const index = indexOf.get(note.date);
+		if (index === undefined) continue;
+		annotations[`note${drawn}`] = {
+			type: 'line',
+			scaleID: 'x',
+			value: index,
+			borderColor: theme.note,
+			borderWidth: 2,
+			label: {
+				display: true,
+				content: truncate(note.text, CHART_NOTE_LENGTH),
+				position: NOTE_LABEL_POSITIONS[drawn % NOTE_LABEL_POSITIONS.length],
+				backgroundColor: theme.noteLabel,
+				color: theme.noteText,
+				font: { size: NOTE_FONT_SIZE },
+				padding: 4,
+			},
+		};
+		drawn += 1;
+	}
+	return drawn === 0 ? null : annotations;
 }
 
 /**

@@ -14,6 +14,9 @@ import {
 	Title,
 } from 'chart.js';
 import type { ChartConfiguration, ChartItem } from 'chart.js';
+// The ESM build imports the same chart.js as above (one copy in node_modules: `npm ls chart.js`), so it registers
+// on the Chart that draws.
+import annotationPlugin from 'chartjs-plugin-annotation';
 import type { ChartRenderer, ChartRenderOptions, ChartSize } from './chart-renderer.js';
 import { encodeOpaquePng } from './png.js';
 
@@ -55,6 +58,8 @@ export function setUpChartJs(): void {
 		Title,
 		SubTitle,
 		Legend,
+		// Notes on days (src/notes): vertical lines with their text.
+		annotationPlugin,
 	);
 	Chart.defaults.font.family = CHART_FONT_FAMILY;
 	isChartSetUp = true;

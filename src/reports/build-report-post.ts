@@ -6,6 +6,7 @@ import { serverLanguage } from '../settings/language.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import { showStats, type StatsDeps } from '../stats/show-stats.js';
 import { embedGoalsFor } from '../goals/goal-embed.js';
+import { notesForTarget } from '../notes/note-store.js';
 import type { APIEmbed } from 'discord.js';
 import { reportDays, type PauseReason, type ReportRecord } from './report-record.js';
 
@@ -40,6 +41,7 @@ async function serverStats(ctx: StatsDeps, record: ReportRecord, locale: Locale)
 		target,
 		{ scope: 'server', days: reportDays(record.every), locale },
 		embedGoalsFor(ctx, target),
+		notesForTarget(ctx, target),
 	);
 }
 

@@ -3,7 +3,7 @@ import { ObjectViewMemo } from '../object-view-memo.js';
 import { AVERAGE_LEAD_IN_DAYS, buildChartSeries } from '../history/chart-series.js';
 import { translator, type Locale, type Translate } from '../i18n/index.js';
 import type { ChartRenderer } from '../render/chart-renderer.js';
-import { isSameName, type ChartInput, type ChartLabels } from '../render/chart.js';
+import { isSameName, type ChartInput, type ChartLabels, type ChartNote } from '../render/chart.js';
 import type { ChartPoint } from '../history/chart-series.js';
 import { renderChartSafely, type ChartLogger } from '../render/draw-chart.js';
 import { formatUtcDate, formatUtcDateRange, truncate } from '../render/format.js';
@@ -25,6 +25,11 @@ export interface ChartView {
 	serverName?: string | null;
 	/** The bot's UTC date, `YYYY-MM-DD`. */
 	today: string;
+	/**
+	 * The notes of the chart's own scope (the server's on a server chart, the member's on theirs), any days: the
+	 * chart draws those of the days it shows. Handed down by the caller, as notes sit above stats.
+	 */
+	notes?: readonly ChartNote[];
 	/** The days asked for by `from`/`to` (they win over `days`); absent or null: `days` days ending today. */
 	range?: DateRange | null;
 }
@@ -63,6 +68,7 @@ export function chartInputOf(record: HistoryRecord | null, view: ChartView): Cha
 		view.serverName ?? null,
 		view.range?.from ?? null,
 		view.range?.to ?? null,
+		notesKey(view.notes),
 	]);
 	const outcome = lastInputs.get(record, key, () => computeChartInput(record, view));
 	return { input: outcome.input, notes: [...outcome.notes] };
@@ -111,6 +117,7 @@ function computeChartInput(record: HistoryRecord | null, view: ChartView): Chart
 			locale: view.locale,
 			labels: chartLabels(t, view, from),
 			...(range !== null && range.to < view.today ? { lastIsPartial: false } : {}),
+			...notesShown(view.notes, from, points.at(-1)?.date ?? view.today),
 		},
 		notes,
 	};
@@ -165,6 +172,31 @@ export function chartLabels(t: Translate, view: ChartView, from: string): ChartL
 		average: t('chart.legend.average', { count: 7 }),
 		partialToday: t('chart.legend.partialToday'),
 	};
+}
+
+/** Keys of the frozen note lists a store hands out (the same list on every read while it is kept). */
+const notesKeys = new WeakMap<readonly ChartNote[], string>();
+
+/**
+ * The notes in a memo key, so the same notes give the same chart input (and so the same config and PNG). A frozen
+ * list is keyed once: a cache-hit /stats with 50 notes then costs one lookup more than one without.
+ */
+function notesKey(notes: readonly ChartNote[] | undefined): string {
+	if (!notes || notes.length === 0) return '';
+	const known = notesKeys.get(notes);
+	if (known !== undefined) return known;
+	let key = '';
+	for (const note of notes) key += `${note.date} ${note.text}\n`;
+	if (Object.isFrozen(notes)) notesKeys.set(notes, key);
+	return key;
+}
+
+/** The notes on the days from `from` to `to` (a chart's days), as plain copies; none when there are none. */
+function notesShown(notes: readonly ChartNote[] | undefined, from: string, to: string): { notes?: ChartNote[] } {
+	const shown = (notes ?? [])
+		.filter((note) => note.date >= from && note.date <= to)
+		.map(({ date, text }) => ({ date, text }));
+	return shown.length === 0 ? {} : { notes: shown };
 }
 
 /** Conversion is a ratio: two decimals are all a chart can show. */

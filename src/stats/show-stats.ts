@@ -5,6 +5,7 @@ import type { StatsDays, StatsMetric } from '../stats-options.js';
 import type { StatsScope } from '../stats-options.js';
 import { fetchStatsFor, type FetchDeps } from './resolve-key.js';
 import type { EmbedGoals } from '../render/goal-fields.js';
+import type { ChartNote } from '../render/chart.js';
 import { buildStatsReply, type StatsReply, type StatsReplyDeps, type StatsView } from './stats-reply.js';
 
 /**
@@ -21,14 +22,17 @@ export type StatsDeps = FetchDeps & StatsReplyDeps & { guildApi?: Pick<GuildApi,
 export async function showStats(
 	ctx: StatsDeps,
 	target: StatsTarget,
-	view: Omit<StatsView, 'scope' | 'goals'> & { scope?: StatsScope },
+	view: Omit<StatsView, 'scope' | 'goals' | 'notes'> & { scope?: StatsScope },
 	goals: EmbedGoals | Promise<EmbedGoals>,
+	notes: ChartNotes = [],
 ): Promise<StatsReply> {
 	const serverName = serverNameFor(ctx, target, view.serverName);
 	const goalsRead = Promise.resolve(goals);
-	// When the stats fetch throws first, the goals' own failure is the lesser one: it must not become an unhandled
-	// rejection (which ends the process) while the fetch's error is what the member is told.
+	const notesRead = Promise.resolve(notes);
+	// When the stats fetch throws first, the goals' (or notes') own failure is the lesser one: it must not become an
+	// unhandled rejection (which ends the process) while the fetch's error is what the member is told.
 	goalsRead.catch(() => undefined);
+	notesRead.catch(() => undefined);
 	const result = await fetchStatsFor(ctx, target);
 	// The target decides the scope; a view's own scope (older callers pass one) cannot contradict it.
 	return buildStatsReply(ctx, result, {
@@ -36,8 +40,12 @@ export async function showStats(
 		scope: target.scope,
 		serverName: await serverName,
 		goals: await goalsRead,
+		notes: await notesRead,
 	});
 }
+
+/** The notes of the target's scope a chart draws (src/notes' notesForTarget), read while the stats are fetched. */
+export type ChartNotes = readonly ChartNote[] | Promise<readonly ChartNote[]>;
 
 /**
  * The server a scope:server chart names: the caller's when it gave one, else Discord's (read with the bot token,
@@ -59,6 +67,7 @@ export function buildServerReport(
 	guildId: string,
 	options: { days: StatsDays; locale: Locale; metric?: StatsMetric; serverName?: string | null; now?: number },
 	goals: EmbedGoals | Promise<EmbedGoals>,
+	notes: ChartNotes = [],
 ): Promise<StatsReply> {
 	return showStats(
 		ctx,
@@ -71,5 +80,6 @@ export function buildServerReport(
 			now: options.now,
 		},
 		goals,
+		notes,
 	);
 }

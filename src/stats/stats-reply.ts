@@ -14,6 +14,7 @@ import { renderStatsChart, type ChartDeps } from './chart-view.js';
 import type { StatsRequest } from './request.js';
 import type { StatsMetric } from '../stats-options.js';
 import { NO_GOALS, withGoalFields, type EmbedGoals } from '../render/goal-fields.js';
+import type { ChartNote } from '../render/chart.js';
 
 /** The reply model of a stats request: an embed and, when a chart could be drawn, its PNG. */
 export interface StatsReply {
@@ -37,6 +38,8 @@ export interface StatsView extends Omit<StatsRequest, 'metric'> {
 	 * down by the caller, as goals sit above stats.
 	 */
 	goals?: EmbedGoals;
+	/** The notes of the target's scope (src/notes), drawn on the chart's days; handed down as the goals are. */
+	notes?: readonly ChartNote[];
 }
 
 /** The history a snapshot is folded into, the renderer that draws the chart, and the bot's clock (default Date.now). */
@@ -56,6 +59,7 @@ export async function buildStatsReply(ctx: StatsReplyDeps, result: StatsResult, 
 		serverName: view.serverName ?? null,
 		today,
 		range: view.range ?? null,
+		notes: view.notes,
 	});
 	const range = view.range ?? null;
 	const embed = embedFor(result, record, today, range, {

@@ -7,7 +7,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
 import { PROJECT_ROOT } from '../project-files.js';
 
 /** The files under /static that pages link to. */
-export type StaticName = 'chart.umd.min.js' | 'dashboard.js' | 'dashboard.css';
+export type StaticName = 'chart.umd.min.js' | 'chartjs-plugin-annotation.min.js' | 'dashboard.js' | 'dashboard.css';
 
 export interface StaticSource {
 	name: string;
@@ -58,12 +58,24 @@ export function chartJsPath(): string {
 	return join(dirname(main), 'chart.umd.min.js');
 }
 
+/**
+ * The installed chartjs-plugin-annotation's browser build (notes on charts). Loaded after chart.js, it registers itself
+ * on the page's one Chart, as the local renderer registers the same package on its own.
+ */
+export function annotationPluginPath(): string {
+	return join(
+		dirname(createRequire(import.meta.url).resolve('chartjs-plugin-annotation')),
+		'chartjs-plugin-annotation.min.js',
+	);
+}
+
 let loaded: StaticFiles | null = null;
 
 /** The process's static files: read, hashed and compressed once, on first use by a page or the route. */
 export function staticFiles(): StaticFiles {
 	loaded ??= buildStaticFiles([
 		{ name: 'chart.umd.min.js', body: readFileSync(chartJsPath()) },
+		{ name: 'chartjs-plugin-annotation.min.js', body: readFileSync(annotationPluginPath()) },
 		{ name: 'dashboard.js', body: readFileSync(join(OWN_FOLDER, 'dashboard.js')) },
 		{ name: 'dashboard.css', body: readFileSync(join(OWN_FOLDER, 'dashboard.css')) },
 	]);

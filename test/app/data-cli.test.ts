@@ -63,14 +63,15 @@ describe('npm run data on SQLite', () => {
 	it('show and export a member: figures, then the JSON file, never a key', async () => {
 		const shown = await data(['show', '--member', world.memberId]);
 		assert.equal(shown.code, 0, shown.err);
-		assert.match(shown.out, /^records: 11\n/);
+		assert.match(shown.out, /^records: 12\n/);
+		assert.match(shown.out, /^member notes: 1$/m);
 		assert.match(shown.out, /^links: 1$/m);
 		assert.match(shown.out, /^reports: 1$/m);
 		for (const line of shown.out.trimEnd().split('\n')) assert.match(line, /^[a-z ]+: \d+$/);
 		const file = join(dir, 'export.json');
 		const exported = await data(['export', '--member', world.memberId, '--out', file]);
 		assert.equal(exported.code, 0, exported.err);
-		assert.equal(exported.out, 'records: 11\n');
+		assert.equal(exported.out, 'records: 12\n');
 		const json = readFileSync(file, 'utf8');
 		assert.equal((JSON.parse(json) as { user_id: string }).user_id, world.memberId);
 		assert.ok(!json.includes(world.memberKey) && !json.includes(world.serverKey));

@@ -66,6 +66,7 @@ describe('the bot end to end, through the Discord stand-in and the bundled stats
 			'goal',
 			'help',
 			'link',
+			'note',
 			'privacy',
 			'report',
 			'server-key',

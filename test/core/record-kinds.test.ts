@@ -21,6 +21,7 @@ import { digestJobDeps } from '../../src/digests/digest-context.js';
 import { sendDueDigest } from '../../src/digests/digest-job.js';
 import { createDigestLocaleTracker } from '../../src/digests/digest-locale.js';
 import { setGoal } from '../../src/goals/goal-actions.js';
+import { addNote } from '../../src/notes/note-actions.js';
 import { historyAccountId } from '../../src/history/account-id.js';
 import { sampleClaimKey, sampleLeaseKey, samplePassClaimKey, samplePassLeaseKey } from '../../src/history/sampler.js';
 import { addReport } from '../../src/reports/report-actions.js';
@@ -240,12 +241,15 @@ for (const target of await storeTargets()) {
 			});
 			const goal = { metric: 'sends', period: 'month', target: 1000, guildLocale: LOCALE };
 			await setGoal(ctx, admin, { ...goal, scope: 'server', guildId });
+			const note = { date: '2026-11-01', text: 'campaign A started', guildLocale: LOCALE };
+			await addNote(ctx, admin, { ...note, scope: 'server', guildId });
 			// Marked left, as a GUILD_DELETE without `unavailable` marks it.
 			await markServerLeft(ctx, guildId, 'guildDelete');
 
 			// A member's records.
 			await link(ctx, memberId, memberKey);
 			await setGoal(ctx, member, { ...goal, scope: 'me', guildId: null });
+			await addNote(ctx, member, { ...note, scope: 'me', guildId: null });
 			const digest = await setDigest(ctx, member, { enabled: true, weekday: 'wed', hour: 12, locale: LOCALE });
 			// The language last seen is the digest's locale: a sighting in German rewrites the digest.
 			await createDigestLocaleTracker(ctx).seen(memberId, 'de');
@@ -311,6 +315,8 @@ for (const target of await storeTargets()) {
 				'board',
 				'memberGoals',
 				'serverGoals',
+				'memberNotes',
+				'serverNotes',
 				'digest',
 				'serverLeft',
 				'renameBudget',
@@ -347,6 +353,8 @@ for (const target of await storeTargets()) {
 				board: who({ members: [admin.userId], servers: [guildId] }),
 				memberGoals: who({ members: [memberId] }),
 				serverGoals: who({ members: [admin.userId], servers: [guildId] }),
+				memberNotes: who({ members: [memberId] }),
+				serverNotes: who({ servers: [guildId] }),
 				digest: who({ members: [memberId] }),
 				serverLeft: who({ servers: [guildId] }),
 				renameBudget: who({}),

@@ -26,9 +26,11 @@ test('npm run demo plays every language, writes the dashboard pages and screensh
 	for (const locale of LOCALES) {
 		// The chosen date range is one more step, with its chart, in English and Japanese.
 		const ranged = RANGE_DEMO_LOCALES.includes(locale) ? 1 : 0;
-		assert.match(stdout, new RegExp(`^${locale}: ${40 + ranged} replies, ${13 + ranged} charts -> `, 'mu'), locale);
+		// Two notes added and listed: three replies more, in every language.
+		const replyCount = 43 + ranged;
+		assert.match(stdout, new RegExp(`^${locale}: ${replyCount} replies, ${13 + ranged} charts -> `, 'mu'), locale);
 		assert.ok(existsSync(join(out, locale, 'index.html')), `${locale}/index.html`);
-		assert.equal(readdirSync(join(out, locale, 'replies')).length, 40 + ranged);
+		assert.equal(readdirSync(join(out, locale, 'replies')).length, replyCount);
 		// /privacy show, and /privacy export's file: the member's records, never a key.
 		const replies = readdirSync(join(out, locale, 'replies'));
 		assert.ok(
@@ -62,7 +64,7 @@ test('npm run demo plays every language, writes the dashboard pages and screensh
 		assert.ok(dm, `${locale} digest DM`);
 		assert.match(readFileSync(join(out, locale!, 'replies', dm), 'utf8'), new RegExp(`"title": "${title}"`, 'u'));
 	}
-	assert.match(stdout, /^Done: 322 replies in 8 languages, 106 chart PNGs in [\d.]+ s/mu);
+	assert.match(stdout, /^Done: 346 replies in 8 languages, 106 chart PNGs in [\d.]+ s/mu);
 	// The chosen range in en and ja: its chart, its first and last day named, compared with the days before.
 	for (const [locale, compared] of [
 		['en-US', 'against as many days before'],
@@ -78,6 +80,17 @@ test('npm run demo plays every language, writes the dashboard pages and screensh
 			readdirSync(join(out, locale, 'files')).some((name) => name.endsWith(`stats-${from}-${to}.png`)),
 			`${locale} range chart`,
 		);
+	}
+	// Two notes on the server's charts, in en and ja: listed by /note list, drawn on the /stats scope:server days:7
+	// chart that follows them.
+	for (const [locale, texts] of [
+		['en-US', ['Campaign A started', 'Newsletter sent']],
+		['ja', ['キャンペーンA開始', 'ニュースレター送信']],
+	] as const) {
+		const list = readdirSync(join(out, locale, 'replies')).find((file) => file.includes('the-server-s-notes'));
+		assert.ok(list, `${locale} /note list`);
+		const listed = readFileSync(join(out, locale, 'replies', list), 'utf8');
+		for (const text of texts) assert.ok(listed.includes(text), `${locale} lists ${text}`);
 	}
 	// The server's monthly goal: in /goal show and as a field of /stats scope:server, in each language's words.
 	for (const [locale, name] of [

@@ -1,7 +1,7 @@
 // A member with every kind of record, written through the features' own actions on a store run (as
 // test/core/record-kinds.test.ts writes them): their link, goals, digest (with the language last seen), a dashboard
-// session, a cooldown, the digest's send claim, their account's history, and on a server they manage its key, a
-// report, a stat channel, an alert, a board and a server goal. Another admin keeps a link and a server goal of theirs.
+// session, a cooldown, the digest's send claim, their notes, their account's history, and on a server they manage its key, a
+// report, a stat channel, an alert, a board, a server goal and a server note. Another admin keeps a link and a server goal of theirs.
 import assert from 'node:assert/strict';
 import { addBoard } from '../../src/boards/board-actions.js';
 import type { Actor } from '../../src/core/actor.js';
@@ -11,6 +11,7 @@ import { digestJobDeps } from '../../src/digests/digest-context.js';
 import { sendDueDigest } from '../../src/digests/digest-job.js';
 import { createDigestLocaleTracker } from '../../src/digests/digest-locale.js';
 import { setGoal } from '../../src/goals/goal-actions.js';
+import { addNote } from '../../src/notes/note-actions.js';
 import { addReport } from '../../src/reports/report-actions.js';
 import { setSettings } from '../../src/settings/settings-actions.js';
 import { link } from '../../src/stats/link-actions.js';
@@ -81,10 +82,14 @@ export async function buildMemberWorld(ctx: CoreContext, outside: Outside, tag: 
 	const goal = { metric: 'sends', period: 'month', target: 1000, guildLocale: LOCALE };
 	await setGoal(ctx, member, { ...goal, scope: 'server', guildId });
 	await setGoal(ctx, other, { ...goal, period: 'week', scope: 'server', guildId });
+	const note = { date: '2026-11-02', text: 'campaign A started', guildLocale: LOCALE };
+	await addNote(ctx, member, { ...note, scope: 'server', guildId });
 
 	await link(ctx, memberId, memberKey);
 	await link(ctx, otherId, otherKey);
 	await setGoal(ctx, member, { ...goal, scope: 'me', guildId: null });
+	await addNote(ctx, member, { ...note, scope: 'me', guildId: null });
+	await addNote(ctx, member, { ...note, date: '2026-11-03', text: 'second mail', scope: 'me', guildId: null });
 	const digest = await setDigest(ctx, member, { enabled: true, weekday: 'wed', hour: 12, locale: LOCALE });
 	await createDigestLocaleTracker(ctx).seen(memberId, 'de');
 	for (const key of [memberKey, otherKey, serverKey]) {

@@ -77,6 +77,7 @@ for (const target of await storeTargets()) {
 				'history',
 				'link',
 				'memberGoals',
+				'memberNotes',
 				'report',
 				'serverGoals',
 				'serverLink',
@@ -102,13 +103,28 @@ for (const target of await storeTargets()) {
 			);
 			assert.ok(shown.find((held) => held.kind === 'link')?.detail?.endsWith(world.memberKey.slice(-4)));
 			assert.deepEqual(shown.find((held) => held.kind === 'report')?.servers, [world.guildId]);
+			const notes = exported.records.find((record) => record.kind === 'memberNotes')!;
+			assert.deepEqual(
+				(notes.notes as { date: string; text: string }[]).map(({ date, text }) => `${date} ${text}`),
+				['2026-11-02 campaign A started', '2026-11-03 second mail'],
+				"the member's own notes, not the server's",
+			);
 		});
 
 		it('forgets the member: no key or value of the raw store holds their id, the server keeps its records', async () => {
 			await backup(ctx.stores, before_forget);
 			assert.ok((await rawStore(run)).includes(world.memberId), 'the id was stored before');
 			const { deleted, scrubbed } = await forgetMember(ctx, world.memberId);
-			for (const kind of ['link', 'memberGoals', 'digest', 'session', 'history', 'cooldown', 'workClaim']) {
+			for (const kind of [
+				'link',
+				'memberGoals',
+				'memberNotes',
+				'digest',
+				'session',
+				'history',
+				'cooldown',
+				'workClaim',
+			]) {
 				assert.ok((deleted.get(kind) ?? 0) >= 1, `${kind} deleted`);
 			}
 			assert.deepEqual(
@@ -120,7 +136,15 @@ for (const target of await storeTargets()) {
 			assert.ok(!raw.includes(world.memberId), "no trace of the member's id");
 			assert.ok(raw.includes(world.otherId), "the other admin's records stay");
 			const figures = new Map(await countFigures(ctx.stores));
-			for (const label of ['reports', 'stat channels', 'alerts', 'boards', 'server goals', 'server links']) {
+			for (const label of [
+				'reports',
+				'stat channels',
+				'alerts',
+				'boards',
+				'server goals',
+				'server notes',
+				'server links',
+			]) {
 				assert.equal(figures.get(label), 1, label);
 			}
 			assert.equal(figures.get('links'), 1, "the other admin's link");
@@ -172,7 +196,16 @@ for (const target of await storeTargets()) {
 
 		it("purges a server: nothing of the raw store holds its id, members' records stay", async () => {
 			const deleted = await purgeServer(ctx, world.guildId);
-			for (const kind of ['serverLink', 'settings', 'report', 'statChannel', 'alert', 'board', 'serverGoals']) {
+			for (const kind of [
+				'serverLink',
+				'settings',
+				'report',
+				'statChannel',
+				'alert',
+				'board',
+				'serverGoals',
+				'serverNotes',
+			]) {
 				assert.equal(deleted.get(kind), 1, kind);
 			}
 			assert.equal(deleted.get('history'), 1, "the server account's history");

@@ -317,12 +317,14 @@ describe('pages and access', () => {
 			'generated_at',
 			'goals',
 			'metric',
+			'notes',
 			'series',
 			'stale',
 			'to',
 			'totals',
 		]);
 		assert.deepEqual(view.goals, [], 'no goals set on this account');
+		assert.deepEqual(view.notes, [], 'no notes on this account: always there, empty');
 		assert.equal(view.account, '<script>alert(1)</script>Alice');
 		assert.equal(view.days, 14);
 		assert.equal(view.metric, 'joins');

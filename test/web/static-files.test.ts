@@ -121,7 +121,9 @@ describe('static files', () => {
 		assert.deepEqual(Buffer.from(css.body), readFileSync(join('src', 'web', 'static', 'dashboard.css')));
 		assert.deepEqual(
 			files.published().map((file) => file.file),
-			['chart.umd.min.js', 'dashboard.js', 'dashboard.css'].map((name) => lastSegment(files.url(name))),
+			['chart.umd.min.js', 'chartjs-plugin-annotation.min.js', 'dashboard.js', 'dashboard.css'].map((name) =>
+				lastSegment(files.url(name)),
+			),
 		);
 
 		const page = renderPage({ locale: 'en-US', title: 'Home', user: null }, html`<p>hi</p>`);

@@ -35,6 +35,8 @@ const MANAGE_OUTCOMES = {
 	'alert-removed': 'web.manage.done.alertRemoved',
 	'goal-set': 'web.manage.done.goalSet',
 	'goal-removed': 'web.manage.done.goalRemoved',
+	'note-added': 'web.manage.done.noteAdded',
+	'note-removed': 'web.manage.done.noteRemoved',
 	'board-added': 'web.manage.done.boardAdded',
 	'board-paused-gone': paused('web.manage.done.boardPaused', 'channelGone'),
 	'board-paused-permissions': paused('web.manage.done.boardPaused', 'missingPermissions'),
@@ -48,6 +50,9 @@ const ACCOUNT_OUTCOMES = {
 	'key-linked': 'web.me.done.linked',
 	unlinked: 'unlink.removed',
 	'nothing-unlinked': 'unlink.nothing',
+	'note-added': 'web.manage.done.noteAdded',
+	'note-removed': 'web.manage.done.noteRemoved',
+	'nothing-removed': 'web.manage.done.nothingRemoved',
 } as const satisfies Record<string, MessageKey>;
 
 export type ManageOutcome = keyof typeof MANAGE_OUTCOMES;

@@ -3,6 +3,8 @@ import { embedSnippets } from '../public/embed-snippets.js';
 import { html, type SafeHtml } from '../html.js';
 import { boardsManageSection } from './manage-boards.js';
 import { goalsManageSection } from './manage-goals.js';
+import { notesSection } from './manage-notes.js';
+import { utcDateOf } from '../../history/utc-days.js';
 import { action, type ManagePageData } from './manage-page-data.js';
 import { keySection, settingsSection, type KeySectionData } from './manage-settings.js';
 import { alertsSection, reportsSection, statChannelsSection } from './manage-watch.js';
@@ -20,6 +22,7 @@ export function manageBody(page: ManagePageData): SafeHtml {
 			<a href="#reports">${t('web.manage.reportsTitle')}</a>
 			<a href="#stat-channels">${t('web.manage.statChannelsTitle')}</a>
 			<a href="#alerts">${t('web.manage.alertsTitle')}</a> <a href="#goals">${t('web.goals.title')}</a>
+			<a href="#notes">${t('web.notes.title')}</a>
 			<a href="#boards">${t('web.manage.boardsTitle')}</a>
 			<a href="#public">${t('web.publicTitle')}</a>
 		</nav>
@@ -31,6 +34,13 @@ export function manageBody(page: ManagePageData): SafeHtml {
 			action: action(page, 'goals'),
 			goals: page.goals ?? [],
 			figures: page.goalFigures ?? [],
+		})}
+		${notesSection({
+			t,
+			action: action(page, 'notes'),
+			scope: 'server',
+			notes: page.notes ?? [],
+			today: utcDateOf(page.now),
 		})}
 		${page.boards ? boardsManageSection({ ...page, action: action(page, 'boards'), boards: page.boards }) : ''}
 		${publicSection(page)}`;

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { addBoard, removeBoard } from '../../boards/board-actions.js';
 import { removeGoal, setGoal } from '../../goals/goal-actions.js';
+import { addNote, removeNote } from '../../notes/note-actions.js';
 import { addReport, removeReport } from '../../reports/report-actions.js';
 import { addAlert, removeAlert } from '../../watch/alert-actions.js';
 import { addStatChannel, removeStatChannel } from '../../watch/stat-channel-actions.js';
@@ -12,7 +13,7 @@ import { field, manageForms, numberField } from './manage-forms.js';
 import { pausedOutcome } from './manage-outcomes.js';
 
 /**
- * The manage page's list forms: reports, stat channels, boards, alerts and goals. Each adds with the fields named
+ * The manage page's list forms: reports, stat channels, boards, alerts, goals and notes. Each adds with the fields named
  * as its slash command's options, or removes with `action=remove` and the identifying field.
  */
 export function manageRecordRoutes(deps: WebDeps): Hono<WebEnv> {
@@ -116,6 +117,20 @@ export function manageRecordRoutes(deps: WebDeps): Hono<WebEnv> {
 			setGoal(deps, server.actor, { ...scope, ...goal, target: numberField(form, 'target') }),
 		);
 		return back(c, server, 'goal-set', 'goals');
+	});
+
+	manage.post('/servers/:guildId/notes', formSession, async (c) => {
+		const { server, form } = await posted(c);
+		const scope = { scope: 'server', guildId: server.guildId, guildLocale: server.guild.preferredLocale };
+		if (field(form, 'action') === 'remove') {
+			const note = field(form, 'note') || null;
+			const { removed } = await refusing(c, server, () => removeNote(deps, server.actor, { ...scope, note }));
+			return back(c, server, removed ? 'note-removed' : 'nothing-removed', 'notes');
+		}
+		await refusing(c, server, () =>
+			addNote(deps, server.actor, { ...scope, date: field(form, 'date') || null, text: field(form, 'text') }),
+		);
+		return back(c, server, 'note-added', 'notes');
 	});
 
 	return manage;

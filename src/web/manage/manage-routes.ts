@@ -9,6 +9,8 @@ import type { ServerSettings } from '../../settings/settings-record.js';
 import { removeServerKey, serverKeyStatus, setServerKey } from '../../stats/server-key-actions.js';
 import { listAlerts } from '../../watch/alert-actions.js';
 import { listGoals, listServerGoalRecords } from '../../goals/goal-actions.js';
+import { UserFacingError } from '../../errors.js';
+import { listNotes } from '../../notes/note-actions.js';
 import { listStatChannels } from '../../watch/stat-channel-actions.js';
 import { listBoards } from '../../boards/board-actions.js';
 import { HttpError } from '../http-error.js';
@@ -83,6 +85,14 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 				},
 			),
 		]);
+		// The notes need the key readable, as every server-scope action does; a key to link again shows none.
+		const notes = await listNotes(deps, actor, { scope: 'server', guildId, guildLocale: guild.preferredLocale }).then(
+			(list) => list.notes,
+			(error: unknown) => {
+				if (error instanceof UserFacingError) return [];
+				throw error;
+			},
+		);
 		const linker = key?.linkedBy ? await deps.botGuilds.member(guildId, key.linkedBy).catch(() => null) : null;
 		const names = mentionNamesOf(guild, channels);
 		// A channel Discord no longer lists still has its line: by the words `/statchannel remove` offers it with.
@@ -118,6 +128,7 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 				alerts,
 				goals,
 				goalFigures,
+				notes,
 				boards,
 				publicUrl: token ? `${site.origin}/p/${token}` : null,
 				names: { ...names, channels: channelNames },

@@ -1,4 +1,6 @@
 import { Hono, type Context } from 'hono';
+import type { Actor } from '../../core/actor.js';
+import { addNote, removeNote } from '../../notes/note-actions.js';
 import { link, unlink } from '../../stats/link-actions.js';
 import { refusalError } from '../http-error.js';
 import type { AccountOutcome } from '../manage/manage-outcomes.js';
@@ -27,6 +29,27 @@ export function accountRoutes(deps: WebDeps): Hono<WebEnv> {
 			throw refusalError(error, { back: { href: mePath(c), label: 'web.me.back' } });
 		});
 		return back(c, removed ? 'unlinked' : 'nothing-unlinked');
+	});
+
+	// The member's own notes, through the actions `/note add` and `/note remove` call (scope me).
+	account.post('/me/notes', formSession, async (c) => {
+		const form = await c.req.parseBody();
+		const text = (name: string) => (typeof form[name] === 'string' ? form[name] : '');
+		const actor: Actor = { userId: c.get('member').userId, canManageServer: false, roleIds: [], origin: 'dashboard' };
+		const scope = { scope: 'me', guildId: null };
+		const refused = (error: unknown) => refusalError(error, { back: { href: mePath(c), label: 'web.me.back' } });
+		if (text('action') === 'remove') {
+			const { removed } = await removeNote(deps, actor, { ...scope, note: text('note') || null }).catch(
+				(error: unknown) => {
+					throw refused(error);
+				},
+			);
+			return back(c, removed ? 'note-removed' : 'nothing-removed');
+		}
+		await addNote(deps, actor, { ...scope, date: text('date') || null, text: text('text') }).catch((error: unknown) => {
+			throw refused(error);
+		});
+		return back(c, 'note-added');
 	});
 
 	function mePath(c: Context<MemberEnv>): string {

@@ -23,6 +23,12 @@ import { askedLang, langQuery, localeOf, translatorOf, type MemberEnv, type WebE
 import { myDataSection } from '../privacy/privacy-page.js';
 import { describeHeld } from '../../privacy/describe-privacy.js';
 import { showMember } from '../../privacy/member-data.js';
+import { notesSection } from '../manage/manage-notes.js';
+import { listNotes } from '../../notes/note-actions.js';
+import type { Actor } from '../../core/actor.js';
+
+/** The member on their own page: their own records only, nothing of a server's. */
+const meActor = (userId: string): Actor => ({ userId, canManageServer: false, roleIds: [], origin: 'dashboard' });
 
 /** The member's pages: the start page, their own account, a server's account. */
 export function pageRoutes(deps: WebDeps, site: Site, foldHistory: FoldHistory): Hono<WebEnv> {
@@ -60,7 +66,15 @@ export function pageRoutes(deps: WebDeps, site: Site, foldHistory: FoldHistory):
 			exportPath: '/me/export.csv',
 			rangeForm: true,
 		};
-		const extra = html`${accountKeyForms(t, true, langQuery(c, '?'))}${myDataSection(t, langQuery(c, '?'), held)}`;
+		const myNotes = await listNotes(deps, meActor(c.get('member').userId), { scope: 'me', guildId: null });
+		const notes = notesSection({
+			t,
+			action: `/me/notes${langQuery(c, '?')}`,
+			scope: 'me',
+			notes: myNotes.notes,
+			today: stats.today,
+		});
+		const extra = html`${accountKeyForms(t, true, langQuery(c, '?'))}${notes}${myDataSection(t, langQuery(c, '?'), held)}`;
 		return sendPage(c, t('web.myAccount'), html`${outcome}${statsBody(stats, { ...options, extra })}`);
 	});
 

@@ -70,9 +70,11 @@ export function statsBody(stats: DashboardStats, options: StatsPageOptions): Saf
 			}
 			${stats.notes.map((note) => html`<figcaption>${note}</figcaption>`)}
 		</figure>
+		${dayNotesList(stats, t)}
 		${options.exportPath ? html`<p><a class="button" href="${options.exportPath}?days=${stats.days}${rangeQuery}" download>${t('web.download')}</a></p>` : ''}
 		${options.extra ?? ''} ${seriesTable(stats, t, locale)}
 		<script src="${staticUrl('chart.umd.min.js')}"></script>
+		<script src="${staticUrl('chartjs-plugin-annotation.min.js')}"></script>
 		<script src="${staticUrl('dashboard.js')}"></script>`;
 }
 
@@ -91,6 +93,17 @@ function rangeForm(stats: DashboardStats, t: Translate, options: StatsPageOption
 		${options.lang ? html`<input type="hidden" name="lang" value="${options.lang}" />` : ''}
 		<button type="submit">${t('web.showRange')}</button>
 	</form>`;
+}
+
+/** The notes on the days shown, under the chart: a note's text is data, escaped as every value (html``). */
+function dayNotesList(stats: DashboardStats, t: Translate): SafeHtml | string {
+	if (stats.dayNotes.length === 0) return '';
+	return html`<section class="day-notes" aria-label="${t('web.notes.onChart')}">
+		<h2>${t('web.notes.onChart')}</h2>
+		<ul>
+			${stats.dayNotes.map((note) => html`<li><time datetime="${note.date}">${note.date}</time> ${note.text}</li>`)}
+		</ul>
+	</section>`;
 }
 
 function choice(href: string, label: string, current: boolean): SafeHtml {

@@ -19,6 +19,8 @@ import { fetchStatsFor, type FetchDeps } from '../../stats/resolve-key.js';
 import type { StatsDays, StatsMetric } from '../../stats-options.js';
 import { figuresOfGoals, type GoalFigures } from '../../goals/goal-figures.js';
 import { goalsForTarget } from '../../goals/goal-store.js';
+import { notesForTarget } from '../../notes/note-store.js';
+import type { ChartNote } from '../../render/chart.js';
 
 export type StatsViewDeps = FetchDeps & HistoryDeps;
 
@@ -44,6 +46,8 @@ export interface DashboardStats {
 	notes: string[];
 	/** The goals set on the target, with progress and forecast (the /stats embed's goal fields). */
 	goals: GoalFigures[];
+	/** The notes of the target's scope on the days of `series` (the chart draws those of its days), oldest first. */
+	dayNotes: ChartNote[];
 }
 
 /**
@@ -66,8 +70,12 @@ export async function loadDashboardStats(
 	const now = view.now ?? Date.now();
 	const today = utcDateOf(now);
 	const goals = goalsForTarget(deps, target);
+	const scopeNotes = notesForTarget(deps, target);
+	// Awaited below; this only keeps a failure while the fetch is out from counting as unhandled.
+	scopeNotes.catch(() => undefined);
 	const result = await fetchStatsFor(deps, target);
 	const record = await foldHistory(deps, result, now, today);
+	const notesOfScope = await scopeNotes;
 	const { input, notes } = chartInputOf(record, {
 		metric: view.metric,
 		days: view.days,
@@ -77,9 +85,11 @@ export async function loadDashboardStats(
 		serverName: view.serverName ?? null,
 		today,
 		range: view.range ?? null,
+		notes: notesOfScope,
 	});
 	const range = view.range ?? null;
 	const shown = range ?? daysEndingOn(today, view.days);
+	const series = dailySeries(record, { from: shown.from, to: shown.to, today });
 	return {
 		result,
 		days: view.days,
@@ -88,13 +98,22 @@ export async function loadDashboardStats(
 		comparisons: comparePeriods(record, result.snapshot, today),
 		range,
 		rangeComparisons: range ? compareRange(record, range, today) : null,
-		series: dailySeries(record, { from: shown.from, to: shown.to, today }),
+		series,
 		chart: input ? buildChartConfig(input, { theme: 'light' }) : null,
 		chartInput: input,
 		chartDates: input ? input.points.map((point) => point.date) : [],
 		notes,
 		goals: figuresOfGoals(await goals, record, now),
+		dayNotes: notesOnDays(notesOfScope, series),
 	};
+}
+
+/** The notes on the days a page shows (its series' first to last day), as `{date, text}`. */
+function notesOnDays(notes: readonly ChartNote[], series: readonly DailyFigures[]): ChartNote[] {
+	const from = series[0]?.date;
+	const to = series.at(-1)?.date;
+	if (from === undefined || to === undefined) return [];
+	return notes.filter((note) => note.date >= from && note.date <= to).map(({ date, text }) => ({ date, text }));
 }
 
 /** How long a folded history is reused for pages of the same snapshot (days and metric change, figures not). */
@@ -198,6 +217,7 @@ export function statsJson(stats: DashboardStats) {
 			failed_sends: day.failedSends,
 		})),
 		goals: stats.goals.map(goalJson),
+		notes: stats.dayNotes.map((note) => ({ date: note.date, text: note.text })),
 	};
 }
 
