@@ -31,7 +31,7 @@ export async function execute(interaction: CommandInteraction, ctx: BotContext):
 	// The server's figures, in a file: the same rule as `/stats scope:server`.
 	const settings = await settingsOf(ctx, interaction.guildId);
 	requireScopeAllowed(interaction, settings, scope);
-	const { days, range } = completeStatsRequest(options);
+	const { days, range } = completeStatsRequest(options, settings);
 	const target = { scope, userId: interaction.userId, guildId: interaction.guildId };
 	const file = await exportStats(ctx, target, { days, range });
 	const t = memberTranslator(interaction);

@@ -151,6 +151,13 @@ describe('access rules on /stats and Share, through the Discord stand-in', () =>
 		assert.match(shareId(await stats([{ name: 'days', type: 4, value: 14 }]).finalMessage())!, /:me:14/);
 	});
 
+	it('default-days applies to /export without days', async () => {
+		await h.bot.ctx.settings.update(guildId, { defaultDays: 7 });
+		const exported = await h.sandbox.dispatchCommand({ name: 'export', userId: MEMBER, guildId }).finalMessage();
+		const rows = exported.files[0]!.bytes.toString('utf8').split('\r\n').slice(1, -1);
+		assert.equal(rows.length, 7, "the server's default, not the built-in 30 days");
+	});
+
 	it('a deleted server-stats role lifts its rule', async () => {
 		await h.bot.ctx.settings.update(guildId, { serverStatsRoleId: STATS_ROLE });
 		assert.equal((await stats([serverScope]).finalMessage()).embeds.length, 0);
