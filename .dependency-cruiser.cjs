@@ -24,6 +24,8 @@ const CORE_LAYERS = [
 	['stats', '^src/stats/'],
 	// Goals sit above stats: showStats receives the goals it shows, it does not read them.
 	['goals', '^src/goals/'],
+	// Outgoing webhooks: the jobs hand them what they posted; they know no job.
+	['webhooks', '^src/webhooks/'],
 	['jobs', '^src/(reports|watch|boards|digests)/'],
 	// What the bot holds: show, export, forget, purge, backup and restore, over the registry of record kinds.
 	['privacy', '^src/privacy/'],

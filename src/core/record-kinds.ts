@@ -122,6 +122,9 @@ export const RENAME_BUDGET_PREFIX = 'rename-budget:';
 export const COOLDOWN_PREFIX = 'cooldown:';
 export const LOCK_PREFIX = 'lock:';
 export const FORGOTTEN_MEMBER_PREFIX = 'forgotten:';
+export const WEBHOOK_PREFIX = 'webhook:';
+export const WEBHOOK_QUEUE_PREFIX = 'webhook-queue:';
+export const WEBHOOK_LOG_PREFIX = 'webhook-log:';
 
 /**
  * The once-only and lease claims of the periodic work, by prefix, with the part of the key that names an owner:
@@ -140,6 +143,8 @@ const WORK_CLAIMS: ReadonlyArray<[prefix: string, owner: (key: string) => Partia
 	// `spread:<job>:<entry key>:<slot>`: the entry key is a record key of the job's kind.
 	['spread:', (key) => ownersOfKey(key.split(':').slice(2, -1).join(':'))],
 	['stats-flight:', () => ({})],
+	// `webhook-delivery:<server>:<webhook>:<event>:<attempt>`: one attempt of one queued delivery.
+	['webhook-delivery:', (key) => ({ servers: segment(key, 1) })],
 ];
 
 const data = { keeping: 'data', expires: false, namingFields: [] } as const;
@@ -313,6 +318,40 @@ export const RECORD_KINDS: readonly RecordKind[] = [
 		matches: startsWith(FORGOTTEN_MEMBER_PREFIX),
 		belongsTo: null,
 		owners: () => NOBODY,
+	},
+	{
+		...data,
+		// WebhookRecord (src/webhooks/webhook-record.ts): the URL and secret sealed, `createdBy` a member.
+		id: 'webhook',
+		label: 'webhooks',
+		namespace: WATCH_NAMESPACE,
+		prefix: WEBHOOK_PREFIX,
+		matches: startsWith(WEBHOOK_PREFIX),
+		belongsTo: 'server',
+		namingFields: ['createdBy'],
+		owners: serverRecord((key) => segment(key, 1)),
+	},
+	{
+		...data,
+		// QueuedDelivery: an event waiting for its next attempt (retries survive restarts); names no member.
+		id: 'webhookQueue',
+		label: 'webhook deliveries waiting',
+		namespace: WATCH_NAMESPACE,
+		prefix: WEBHOOK_QUEUE_PREFIX,
+		matches: startsWith(WEBHOOK_QUEUE_PREFIX),
+		belongsTo: 'server',
+		owners: serverRecord((key) => segment(key, 1)),
+	},
+	{
+		...data,
+		// DeliveryLog: each webhook's last deliveries (time, event, status), for the manage page.
+		id: 'webhookLog',
+		label: 'webhook delivery logs',
+		namespace: WATCH_NAMESPACE,
+		prefix: WEBHOOK_LOG_PREFIX,
+		matches: startsWith(WEBHOOK_LOG_PREFIX),
+		belongsTo: 'server',
+		owners: serverRecord((key) => segment(key, 1)),
 	},
 	{
 		...transient,
