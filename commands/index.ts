@@ -13,6 +13,7 @@ import * as settings from './settings.js';
 import * as statchannel from './statchannel.js';
 import * as stats from './stats.js';
 import * as unlink from './unlink.js';
+import * as webhook from './webhook.js';
 
 /** Every slash command with its handlers; the bot's transports route interactions to these. */
 export const commandModules: readonly CommandModule[] = [
@@ -30,4 +31,5 @@ export const commandModules: readonly CommandModule[] = [
 	digest,
 	goal,
 	privacy,
+	webhook,
 ];

@@ -9,7 +9,8 @@ import { describeDisabled } from './describe-webhook.js';
 import { createHostLimit, type HostLimit } from './host-limit.js';
 import type { DeliveryDeps } from './webhook-delivery.js';
 import { sealerOf } from './webhook-seal.js';
-import { webhookStoreOf } from './webhook-store.js';
+import { webhookStoreOf, type WebhookStoreContext } from './webhook-store.js';
+import type { PostedEventContext } from './webhook-events.js';
 
 /** What the webhooks use of the core's services; tests may add a resolver and shorter retries. */
 export type WebhookContext = Pick<
@@ -60,5 +61,23 @@ export function deliveryDeps(ctx: WebhookContext, now: () => number = ctx.now ??
 			})),
 		retryDelaysMs: ctx.webhookRetryDelaysMs,
 		timeoutMs: ctx.webhookTimeoutMs,
+	};
+}
+
+/** Queuing what the bot posted, from the bot's context. */
+export function postedEventContext(
+	ctx: WebhookStoreContext & {
+		guildApi: Pick<CoreContext['guildApi'], 'guildName'>;
+		links: Pick<CoreContext['links'], 'getServerLink'>;
+		log: PostedEventContext['log'];
+	},
+	now: () => number,
+): PostedEventContext {
+	return {
+		store: webhookStoreOf(ctx),
+		now,
+		guildName: async (guildId) => ctx.guildApi.guildName(guildId),
+		serverAccount: async (guildId) => (await ctx.links.getServerLink(guildId))?.accountName ?? null,
+		log: ctx.log,
 	};
 }

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { APIEmbed } from 'discord.js';
 import type { ChannelMessage } from '../message.js';
+import type { StatsSnapshot } from '../stats-api/snapshot.js';
 import type { WebhookStore } from './webhook-store.js';
 import { RECORD_VERSION, wantsEvent, type QueuedDelivery, type WebhookEventData, type WebhookEventType } from './webhook-record.js';
 
@@ -56,4 +57,62 @@ export async function queueWebhookEvent(
 		await deps.store.putQueued(delivery);
 	}
 	return webhooks.length;
+}
+
+/** What queuing a posted message as an event needs of the bot's context. */
+export interface PostedEventContext {
+	store: WebhookStore;
+	now: () => number;
+	guildName: (guildId: string) => Promise<string | null>;
+	serverAccount: (guildId: string) => Promise<string | null>;
+	log: { warn(fields: object, message: string): void };
+}
+
+/**
+ * Queues what the bot just posted as an event for the server's webhooks. Never throws: the post has happened and
+ * must not be posted again because a webhook could not be queued; the failure is logged.
+ */
+export async function queuePostedEvent(
+	ctx: PostedEventContext,
+	guildId: string,
+	type: Exclude<WebhookEventType, 'ping'>,
+	message: Pick<ChannelMessage, 'content' | 'embeds'>,
+	extra: { figures: Record<string, number>; details: Record<string, string> },
+): Promise<void> {
+	try {
+		const webhooks = await ctx.store.webhooks.listServer(guildId);
+		if (!webhooks.some((record) => !record.disabled && wantsEvent(record, type))) return;
+		const [name, account] = await Promise.all([
+			ctx.guildName(guildId).catch(() => null),
+			ctx.serverAccount(guildId).catch(() => null),
+		]);
+		const { title, text } = messageText(message);
+		const figures = Object.fromEntries(Object.entries(extra.figures).filter(([, value]) => Number.isFinite(value)));
+		await queueWebhookEvent(ctx, guildId, type, {
+			server: { id: guildId, name: name ?? '' },
+			account,
+			title,
+			text,
+			figures,
+			details: extra.details,
+		});
+	} catch (error) {
+		ctx.log.warn({ guildId, type, error: error instanceof Error ? error.name : 'unknown' }, 'webhook event not queued');
+	}
+}
+
+/** A snapshot's figures by name, the ones the endpoint gave (a figure it left out is left out here too). */
+export function snapshotFigures(snapshot: StatsSnapshot): Record<string, number> {
+	const all: Record<string, number | null> = {
+		sendsToday: snapshot.sends.today,
+		sendsWeek: snapshot.sends.weekly,
+		sendsMonth: snapshot.sends.monthly,
+		sendsAllTime: snapshot.sends.allTime,
+		failedSendsAllTime: snapshot.sends.failedAllTime,
+		joinsToday: snapshot.joins.today,
+		joinsWeek: snapshot.joins.weekly,
+		joinsMonth: snapshot.joins.monthly,
+		joinsAllTime: snapshot.joins.allTime,
+	};
+	return Object.fromEntries(Object.entries(all).filter((entry): entry is [string, number] => entry[1] !== null));
 }
