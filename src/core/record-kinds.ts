@@ -143,7 +143,7 @@ const WORK_CLAIMS: ReadonlyArray<[prefix: string, owner: (key: string) => Partia
 	// `spread:<job>:<entry key>:<slot>`: the entry key is a record key of the job's kind.
 	['spread:', (key) => ownersOfKey(key.split(':').slice(2, -1).join(':'))],
 	['stats-flight:', () => ({})],
-	// `webhook-delivery:<server>:<webhook>:<event>:<attempt>`: one attempt of one queued delivery.
+	// `webhook-delivery:<server>:<webhook>:<event>:<attempt>:<due>`: one attempt of one queued delivery.
 	['webhook-delivery:', (key) => ({ servers: segment(key, 1) })],
 ];
 

@@ -57,8 +57,9 @@ export interface DeliveryDeps {
 	timeoutMs?: number;
 }
 
+/** One attempt, at one due time: an attempt the host's limit put off is due later, under a claim of its own. */
 export const deliveryClaimKey = (delivery: QueuedDelivery) =>
-	`webhook-delivery:${delivery.guildId}:${delivery.webhookId}:${delivery.eventId}:${delivery.attempts}`;
+	`webhook-delivery:${delivery.guildId}:${delivery.webhookId}:${delivery.eventId}:${delivery.attempts}:${delivery.dueAt}`;
 
 /** The webhook's URL and signing secret, opened. */
 export function openWebhook(sealer: Sealer, record: WebhookRecord): { url: string; secret: string | null } {
@@ -98,7 +99,7 @@ export async function processDelivery(deps: DeliveryDeps, scanned: QueuedDeliver
 	const key = queueKey(scanned);
 	// Another process may have settled this attempt just before its claim expired: read it again.
 	const delivery = await deps.store.getQueued(key);
-	if (!delivery || delivery.attempts !== scanned.attempts || delivery.dueAt > deps.now()) return;
+	if (!delivery || delivery.attempts !== scanned.attempts || delivery.dueAt !== scanned.dueAt) return;
 	const record = await deps.store.webhooks.get(delivery.guildId, delivery.webhookId);
 	if (!record || record.disabled) {
 		await deps.store.updateQueued(key, () => null);
