@@ -38,6 +38,10 @@ import { addAlert } from '../../src/watch/alert-actions.js';
 import { alertFiringClaimKey } from '../../src/watch/alert-job.js';
 import { addStatChannel, removeStatChannel } from '../../src/watch/stat-channel-actions.js';
 import { createWebStore } from '../../src/web/auth/sessions.js';
+import { addWebhook, testWebhook } from '../../src/webhooks/webhook-actions.js';
+import { deliveryClaimKey } from '../../src/webhooks/webhook-delivery.js';
+import { queueWebhookEvent } from '../../src/webhooks/webhook-events.js';
+import { webhookStoreOf } from '../../src/webhooks/webhook-store.js';
 import { startOutside, startStoreRun, storeTargets, type Outside, type StoreRun } from '../actions/store-runs.js';
 import { uniqueSnowflake, usable } from '../discord/shared-stores.js';
 
@@ -238,6 +242,18 @@ for (const target of await storeTargets()) {
 			});
 			const goal = { metric: 'sends', period: 'month', target: 1000, guildLocale: LOCALE };
 			await setGoal(ctx, admin, { ...goal, scope: 'server', guildId });
+			// A webhook, an event queued for it and its delivery log (a ping to a closed loopback port: refused, logged).
+			const hooks = { ...ctx, config: { ...ctx.config, webhookAllowHosts: ['127.0.0.1'] } };
+			const { record: webhook } = await addWebhook(hooks, admin, {
+				guildId,
+				guildLocale: LOCALE,
+				format: 'standard',
+				events: 'all',
+				url: 'http://127.0.0.1:9/hook',
+			});
+			await testWebhook(hooks, admin, guildId, webhook.id);
+			const text = { server: { id: guildId, name: '' }, account: null, title: 't', text: 't', figures: {}, details: {} };
+			await queueWebhookEvent({ store: webhookStoreOf(ctx), now: Date.now }, guildId, 'alert.fired', text);
 
 			// A member's records.
 			await link(ctx, memberId, memberKey);
@@ -263,6 +279,7 @@ for (const target of await storeTargets()) {
 				samplePassLeaseKey('2026-11-29', 3),
 				historyPruneClaimKey('2026-11-29'),
 			];
+			for await (const queued of webhookStoreOf(ctx).queued(guildId)) claims.push(deliveryClaimKey(queued));
 			for (const key of claims) if (key) await ctx.coordinator.claim(key, 60_000);
 			// At the end of the digest's local hour it is due: sending it claims the week for the member.
 			const sent = await sendDueDigest(
@@ -307,6 +324,9 @@ for (const target of await storeTargets()) {
 				'memberGoals',
 				'serverGoals',
 				'digest',
+				'webhook',
+				'webhookQueue',
+				'webhookLog',
 				'renameBudget',
 				'loginState',
 				'statsCache',
@@ -342,6 +362,9 @@ for (const target of await storeTargets()) {
 				memberGoals: who({ members: [memberId] }),
 				serverGoals: who({ members: [admin.userId], servers: [guildId] }),
 				digest: who({ members: [memberId] }),
+				webhook: who({ members: [admin.userId], servers: [guildId] }),
+				webhookQueue: who({ servers: [guildId] }),
+				webhookLog: who({ servers: [guildId] }),
 				renameBudget: who({}),
 				loginState: who({}),
 				statsCache: who({}),
