@@ -6,6 +6,7 @@ import { goalsManageSection } from './manage-goals.js';
 import { action, type ManagePageData } from './manage-page-data.js';
 import { keySection, settingsSection, type KeySectionData } from './manage-settings.js';
 import { alertsSection, reportsSection, statChannelsSection } from './manage-watch.js';
+import { webhooksManageSection } from './manage-webhooks.js';
 
 /** The manage page (docs/web-dashboard.md): one section per admin command. */
 export function manageBody(page: ManagePageData): SafeHtml {
@@ -21,6 +22,7 @@ export function manageBody(page: ManagePageData): SafeHtml {
 			<a href="#stat-channels">${t('web.manage.statChannelsTitle')}</a>
 			<a href="#alerts">${t('web.manage.alertsTitle')}</a> <a href="#goals">${t('web.goals.title')}</a>
 			<a href="#boards">${t('web.manage.boardsTitle')}</a>
+			<a href="#webhooks">${t('webhook.web.heading')}</a>
 			<a href="#public">${t('web.publicTitle')}</a>
 		</nav>
 		${keySection(page)} ${settingsSection(page)} ${reportsSection(page)} ${statChannelsSection(page)}
@@ -33,6 +35,7 @@ export function manageBody(page: ManagePageData): SafeHtml {
 			figures: page.goalFigures ?? [],
 		})}
 		${page.boards ? boardsManageSection({ ...page, action: action(page, 'boards'), boards: page.boards }) : ''}
+		${page.webhooks ? webhooksManageSection({ ...page, action: action(page, 'webhooks'), webhooks: page.webhooks }) : ''}
 		${publicSection(page)}`;
 }
 

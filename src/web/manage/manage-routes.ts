@@ -9,6 +9,7 @@ import type { ServerSettings } from '../../settings/settings-record.js';
 import { removeServerKey, serverKeyStatus, setServerKey } from '../../stats/server-key-actions.js';
 import { listAlerts } from '../../watch/alert-actions.js';
 import { listGoals, listServerGoalRecords } from '../../goals/goal-actions.js';
+import { listWebhooks } from '../../webhooks/webhook-actions.js';
 import { listStatChannels } from '../../watch/stat-channel-actions.js';
 import { listBoards } from '../../boards/board-actions.js';
 import { HttpError } from '../http-error.js';
@@ -63,7 +64,7 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 			const body = manageKeylessBody({ ...page, key, linkerName: null, names: mentionNamesOf(guild, null) });
 			return sendPage(c, heading, body, 404);
 		}
-		const [channels, settings, reports, statChannels, alerts, token, goals, boards, goalFigures] = await Promise.all([
+		const [channels, settings, reports, statChannels, alerts, token, goals, boards, goalFigures, webhooks] = await Promise.all([
 			deps.botGuilds.channels(guildId),
 			deps.settings.get(guildId),
 			listReports(deps, actor, guildId),
@@ -82,6 +83,7 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 					return [];
 				},
 			),
+			listWebhooks(deps, actor, guildId),
 		]);
 		const linker = key?.linkedBy ? await deps.botGuilds.member(guildId, key.linkedBy).catch(() => null) : null;
 		const names = mentionNamesOf(guild, channels);
@@ -119,6 +121,7 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 				goals,
 				goalFigures,
 				boards,
+				webhooks,
 				publicUrl: token ? `${site.origin}/p/${token}` : null,
 				names: { ...names, channels: channelNames },
 			}),
