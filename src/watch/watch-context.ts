@@ -109,7 +109,13 @@ export function alertDeps(ctx: WatchContext, now: () => number): AlertDeps {
 			const post = buildAlertPost(locale, record, firing);
 			await ctx.guildApi.postMessage(record.channelId, post, { nonce });
 			// The same firing, once, for the server's webhooks: this runs under the firing's claim.
-			await queuePostedEvent(postedEventContext(ctx, now), record.guildId, 'alert.fired', post, alertEvent(record, firing));
+			await queuePostedEvent(
+				postedEventContext(ctx, now),
+				record.guildId,
+				'alert.fired',
+				post,
+				alertEvent(record, firing),
+			);
 		},
 		onPause: pauseAudit(ctx, 'watch.audit.alertPaused', (record) => ({ id: record.id })),
 		claim: async (key, ttlMs) => ctx.coordinator.claim(key, Math.ceil(ttlMs)),

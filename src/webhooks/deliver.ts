@@ -3,7 +3,13 @@
 import type { LookupAddress } from 'node:dns';
 import type { Dispatcher } from 'undici';
 import { undici } from '../lazy-packages.js';
-import { checkWebhookUrl, WebhookUrlRefusedError, type AllowList, type CheckedAddress, type Resolve } from './address-guard.js';
+import {
+	checkWebhookUrl,
+	WebhookUrlRefusedError,
+	type AllowList,
+	type CheckedAddress,
+	type Resolve,
+} from './address-guard.js';
 import type { Attempt } from './formats.js';
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -38,7 +44,11 @@ function pinnedLookup(addresses: CheckedAddress[]) {
 			callback(Object.assign(new Error('no checked address of that family'), { code: 'ENOTFOUND' }), '', 0);
 			return;
 		}
-		if (options.all) callback(null, usable.map(({ address, family }) => ({ address, family })));
+		if (options.all)
+			callback(
+				null,
+				usable.map(({ address, family }) => ({ address, family })),
+			);
 		else callback(null, usable[0]!.address, usable[0]!.family);
 	};
 }

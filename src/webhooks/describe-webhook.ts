@@ -10,7 +10,9 @@ export function describeDisabled(t: Translate, disabled: WebhookDisabled): strin
 
 /** `hooks.slack.com …AbCd · slack · alerts · enabled` */
 export function describeWebhook(t: Translate, record: WebhookRecord): string {
-	const state = record.disabled ? t('webhook.stateDisabled', { reason: describeDisabled(t, record.disabled) }) : t('webhook.stateEnabled');
+	const state = record.disabled
+		? t('webhook.stateDisabled', { reason: describeDisabled(t, record.disabled) })
+		: t('webhook.stateEnabled');
 	return t('webhook.line', {
 		hint: record.hint,
 		format: t(`webhook.formats.${record.format}`),

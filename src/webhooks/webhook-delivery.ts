@@ -78,15 +78,32 @@ export async function attemptDelivery(
 ): Promise<AttemptResult> {
 	const { url, secret } = openWebhook(deps.sealer, record);
 	const attempt = buildAttempt(record.format, delivery, secret, deps.now());
-	return deliverOnce(url, attempt, { allow: deps.allow, resolve: deps.resolve, now: deps.now, timeoutMs: deps.timeoutMs });
+	return deliverOnce(url, attempt, {
+		allow: deps.allow,
+		resolve: deps.resolve,
+		now: deps.now,
+		timeoutMs: deps.timeoutMs,
+	});
 }
 
-export function logEntryOf(result: AttemptResult, delivery: QueuedDelivery, at: number, last: boolean): DeliveryLogEntry {
+export function logEntryOf(
+	result: AttemptResult,
+	delivery: QueuedDelivery,
+	at: number,
+	last: boolean,
+): DeliveryLogEntry {
 	const entry: DeliveryLogEntry = {
 		at,
 		type: delivery.type,
 		status: result.status,
-		outcome: result.kind === 'delivered' ? 'delivered' : result.kind === 'gone' ? 'gone' : last ? 'retriesExhausted' : 'failed',
+		outcome:
+			result.kind === 'delivered'
+				? 'delivered'
+				: result.kind === 'gone'
+					? 'gone'
+					: last
+						? 'retriesExhausted'
+						: 'failed',
 	};
 	if (result.kind === 'failed' && result.failure !== 'status') entry.error = result.failure;
 	return entry;

@@ -5,14 +5,21 @@ import type { APIEmbed } from 'discord.js';
 import type { ChannelMessage } from '../message.js';
 import type { StatsSnapshot } from '../stats-api/snapshot.js';
 import type { WebhookStore } from './webhook-store.js';
-import { RECORD_VERSION, wantsEvent, type QueuedDelivery, type WebhookEventData, type WebhookEventType } from './webhook-record.js';
+import {
+	RECORD_VERSION,
+	wantsEvent,
+	type QueuedDelivery,
+	type WebhookEventData,
+	type WebhookEventType,
+} from './webhook-record.js';
 
 /** A Standard Webhooks message id: `msg_` and 24 random characters, the same on every retry. */
 export const newEventId = (): string => `msg_${randomBytes(18).toString('base64url')}`;
 
 /** Discord's timestamp markup (`<t:1700000000:F>`) as an ISO time: a receiver shows no Discord markup. */
 const TIMESTAMP = /<t:(-?\d+)(?::[tTdDfFR])?>/g;
-const plain = (text: string) => text.replace(TIMESTAMP, (_all, seconds: string) => new Date(Number(seconds) * 1000).toISOString());
+const plain = (text: string) =>
+	text.replace(TIMESTAMP, (_all, seconds: string) => new Date(Number(seconds) * 1000).toISOString());
 
 function embedText(embed: APIEmbed): string[] {
 	const lines: string[] = [];

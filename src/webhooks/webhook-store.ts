@@ -1,7 +1,14 @@
 // Webhooks, their queued deliveries and their logs, on the one record store (the `watch` namespace).
 import type { Config } from '../config.js';
 import type { Coordinator } from '../core/claims.js';
-import { createRecordStore, onePerStore, recordLock, recordTable, type RecordStore, type RecordTable } from '../core/record-store.js';
+import {
+	createRecordStore,
+	onePerStore,
+	recordLock,
+	recordTable,
+	type RecordStore,
+	type RecordTable,
+} from '../core/record-store.js';
 import { WATCH_NAMESPACE } from '../store/namespaces.js';
 import type { Stores } from '../store/open-stores.js';
 import {

@@ -252,7 +252,14 @@ for (const target of await storeTargets()) {
 				url: 'http://127.0.0.1:9/hook',
 			});
 			await testWebhook(hooks, admin, guildId, webhook.id);
-			const text = { server: { id: guildId, name: '' }, account: null, title: 't', text: 't', figures: {}, details: {} };
+			const text = {
+				server: { id: guildId, name: '' },
+				account: null,
+				title: 't',
+				text: 't',
+				figures: {},
+				details: {},
+			};
 			await queueWebhookEvent({ store: webhookStoreOf(ctx), now: Date.now }, guildId, 'alert.fired', text);
 
 			// A member's records.

@@ -77,7 +77,8 @@ describe('outgoing webhooks on SQLite', () => {
 		});
 	const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
 	const cleanUp = async () => {
-		for (const { record } of await listWebhooks(ctx, admin, guildId)) await removeWebhook(ctx, admin, guildId, record.id);
+		for (const { record } of await listWebhooks(ctx, admin, guildId))
+			await removeWebhook(ctx, admin, guildId, record.id);
 		receiver.reset();
 	};
 	beforeEach(cleanUp);
@@ -86,7 +87,15 @@ describe('outgoing webhooks on SQLite', () => {
 		const { record, secret } = await add('/three');
 		assert.match(secret ?? '', /^whsec_[A-Za-z0-9+/]{32}$/, 'whsec_ and base64 of 24 bytes');
 		receiver.answer({ status: 500 }, { status: 500 }, { status: 200 });
-		assert.equal(await queueWebhookEvent({ store: webhookStoreOf(ctx), now: Date.now }, guildId, 'alert.fired', event('Sends passed 1,000')), 1);
+		assert.equal(
+			await queueWebhookEvent(
+				{ store: webhookStoreOf(ctx), now: Date.now },
+				guildId,
+				'alert.fired',
+				event('Sends passed 1,000'),
+			),
+			1,
+		);
 		const deps = deliveryDeps(ctx);
 		for (let turn = 0; turn < 3; turn += 1) {
 			await settle();
@@ -125,7 +134,12 @@ describe('outgoing webhooks on SQLite', () => {
 	test('410 disables the webhook at once and tells the audit channel, naming only host and last 4', async () => {
 		const { record } = await add('/gone-hook-abcd');
 		receiver.answer({ status: 410 });
-		await queueWebhookEvent({ store: webhookStoreOf(ctx), now: Date.now }, guildId, 'report.posted', event('Weekly report'));
+		await queueWebhookEvent(
+			{ store: webhookStoreOf(ctx), now: Date.now },
+			guildId,
+			'report.posted',
+			event('Weekly report'),
+		);
 		await deliverDue(deliveryDeps(ctx));
 		const stored = await webhookStoreOf(ctx).webhooks.get(guildId, record.id);
 		assert.equal(stored?.disabled?.reason, 'gone');
@@ -147,7 +161,11 @@ describe('outgoing webhooks on SQLite', () => {
 		receiver.answer({ status: 404, body: '{"message":"Unknown Webhook","code":10015}' });
 		await queueWebhookEvent({ store: webhookStoreOf(ctx), now: Date.now }, guildId, 'alert.fired', event('<@123> hi'));
 		await deliverDue(deliveryDeps(ctx));
-		const body = JSON.parse(receiver.received[0]!.body) as { content: string; embeds: unknown[]; allowed_mentions: unknown };
+		const body = JSON.parse(receiver.received[0]!.body) as {
+			content: string;
+			embeds: unknown[];
+			allowed_mentions: unknown;
+		};
 		assert.deepEqual(body.allowed_mentions, { parse: [] });
 		assert.equal(body.embeds.length, 1);
 		assert.equal((await webhookStoreOf(ctx).webhooks.get(guildId, record.id))?.disabled?.reason, 'gone');
@@ -159,7 +177,10 @@ describe('outgoing webhooks on SQLite', () => {
 		receiver.answer({ status: 302, headers: { location: receiver.url('/elsewhere') } });
 		await queueWebhookEvent({ store: webhookStoreOf(ctx), now: Date.now }, guildId, 'alert.fired', event('x'));
 		await deliverDue(deliveryDeps(ctx));
-		assert.deepEqual(receiver.received.map((request) => request.path), ['/redirect']);
+		assert.deepEqual(
+			receiver.received.map((request) => request.path),
+			['/redirect'],
+		);
 		const body = JSON.parse(receiver.received[0]!.body) as { text: string; blocks: unknown[] };
 		assert.ok(body.text.includes('x') && body.blocks.length > 0, 'slack: text and blocks');
 		const [queued] = await collect(webhookStoreOf(ctx).queued(guildId));
@@ -183,7 +204,10 @@ describe('outgoing webhooks on SQLite', () => {
 		const stored = await webhookStoreOf(ctx).webhooks.get(guildId, record.id);
 		assert.equal(stored?.disabled?.reason, 'retriesExhausted');
 		const lines = outside.sandbox.channelMessages(auditChannel).map((message) => message.content ?? '');
-		assert.ok(lines.some((text) => text.includes('every retry failed')), lines.join('\n'));
+		assert.ok(
+			lines.some((text) => text.includes('every retry failed')),
+			lines.join('\n'),
+		);
 		await cleanUp();
 	});
 
@@ -201,7 +225,13 @@ describe('outgoing webhooks on SQLite', () => {
 			(error: unknown) => error instanceof UserFacingError && error.key === 'webhook.refused.loopback',
 		);
 		await assert.rejects(
-			addWebhook(strict, admin, { guildId, guildLocale: 'en-US', format: 'slack', events: 'all', url: 'https://localhost/x' }),
+			addWebhook(strict, admin, {
+				guildId,
+				guildLocale: 'en-US',
+				format: 'slack',
+				events: 'all',
+				url: 'https://localhost/x',
+			}),
 			(error: unknown) => error instanceof UserFacingError && error.key === 'webhook.refused.loopback',
 		);
 		// Added while allowed by name; the host then turns out to resolve to loopback without that allowance.
@@ -226,7 +256,10 @@ describe('outgoing webhooks on SQLite', () => {
 
 	test('at most 5 per server, Manage Server re-checked, bad input refused without a change', async () => {
 		for (let index = 0; index < 5; index += 1) await add(`/n${index}`, 'slack');
-		await assert.rejects(add('/n5', 'slack'), (error: unknown) => error instanceof UserFacingError && error.key === 'webhook.tooMany');
+		await assert.rejects(
+			add('/n5', 'slack'),
+			(error: unknown) => error instanceof UserFacingError && error.key === 'webhook.tooMany',
+		);
 		const member: Actor = { ...admin, canManageServer: false };
 		await assert.rejects(
 			addWebhook(ctx, member, { guildId, guildLocale: null, format: null, events: null, url: receiver.url() }),
@@ -284,9 +317,20 @@ for (const target of await storeTargets()) {
 
 		test('each of 20 events reaches the receiver once', async () => {
 			const [a, b] = contexts as [WebhookContext, WebhookContext];
-			await addWebhook(a, admin, { guildId, guildLocale: null, format: 'standard', events: 'all', url: receiver.url('/once') });
+			await addWebhook(a, admin, {
+				guildId,
+				guildLocale: null,
+				format: 'standard',
+				events: 'all',
+				url: receiver.url('/once'),
+			});
 			for (let index = 0; index < 20; index += 1) {
-				await queueWebhookEvent({ store: webhookStoreOf(a), now: Date.now }, guildId, 'alert.fired', event(`e${index}`));
+				await queueWebhookEvent(
+					{ store: webhookStoreOf(a), now: Date.now },
+					guildId,
+					'alert.fired',
+					event(`e${index}`),
+				);
 			}
 			// Each process's limit per host (10 a second) puts some attempts off: turns until the queue is empty.
 			const until = Date.now() + 10_000;

@@ -32,7 +32,11 @@ export async function startReceiver(): Promise<Receiver> {
 		const chunks: Buffer[] = [];
 		request.on('data', (chunk: Buffer) => chunks.push(chunk));
 		request.on('end', () => {
-			received.push({ path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+			received.push({
+				path: request.url ?? '',
+				headers: request.headers,
+				body: Buffer.concat(chunks).toString('utf8'),
+			});
 			const next = queued.shift() ?? { status: 200 };
 			response.writeHead(next.status, next.headers ?? {});
 			response.end(next.body ?? '');

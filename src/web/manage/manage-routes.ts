@@ -64,7 +64,7 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 			const body = manageKeylessBody({ ...page, key, linkerName: null, names: mentionNamesOf(guild, null) });
 			return sendPage(c, heading, body, 404);
 		}
-		const [channels, settings, reports, statChannels, alerts, token, goals, boards, goalFigures, webhooks] = await Promise.all([
+		const [channels, settings, reports, statChannels, alerts, token, goals, boards, goalFigures] = await Promise.all([
 			deps.botGuilds.channels(guildId),
 			deps.settings.get(guildId),
 			listReports(deps, actor, guildId),
@@ -83,8 +83,8 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 					return [];
 				},
 			),
-			listWebhooks(deps, actor, guildId),
 		]);
+		const webhooks = await listWebhooks(deps, actor, guildId);
 		const linker = key?.linkedBy ? await deps.botGuilds.member(guildId, key.linkedBy).catch(() => null) : null;
 		const names = mentionNamesOf(guild, channels);
 		// A channel Discord no longer lists still has its line: by the words `/statchannel remove` offers it with.
