@@ -8,7 +8,7 @@ import { serverLocale } from '../settings/language.js';
 import { translator } from '../i18n/index.js';
 import { checkWebhookUrl, systemResolve, urlHint, WebhookUrlRefusedError } from './address-guard.js';
 import { attemptDelivery, logEntryOf } from './webhook-delivery.js';
-import { allowListOf, type WebhookContext } from './webhook-context.js';
+import { allowListOf, deliveryDeps, type WebhookContext } from './webhook-context.js';
 import { newEventId } from './webhook-events.js';
 import {
 	isWebhookEventChoice,
@@ -185,6 +185,18 @@ export async function testWebhook(
 	);
 	const entry = logEntryOf(result, ping, now(), false);
 	await store.appendLog(guildId, record.id, entry);
+	if (result.kind === 'gone' && !record.disabled) {
+		// The receiver says the webhook is gone: disabled at once, as a delivery's 410 does.
+		const disabled = { reason: 'gone' as const, at: now(), status: result.status };
+		const stored = await store.webhooks.update(guildId, record.id, (current) =>
+			current && !current.disabled ? { ...current, disabled } : undefined,
+		);
+		if (stored?.disabled === disabled)
+			await deliveryDeps(ctx)
+				.onDisabled(stored)
+				.catch(() => undefined);
+		return { record: stored ?? record, entry };
+	}
 	return { record, entry };
 }
 

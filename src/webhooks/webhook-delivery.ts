@@ -33,7 +33,9 @@ export const RETRY_DELAYS_MS = [
 ] as const;
 /** A Retry-After longer than this is read as this: a receiver cannot park a delivery for weeks. */
 const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
-/** An attempt's claim outlives the attempt (10 s) by far. */
+/** The longest an attempt waits for its host's turn in line; a later turn puts it off to a later scan. */
+export const MAX_TURN_WAIT_MS = 2_000;
+/** An attempt's claim outlives the attempt (10 s) and its wait for a turn by far. */
 const ATTEMPT_CLAIM_TTL_MS = 5 * 60_000;
 
 export const DELIVERY_OUTCOMES = ['delivered', 'failed', 'disabled'] as const;
@@ -109,27 +111,31 @@ export function logEntryOf(
 	return entry;
 }
 
+/** What became of a queued delivery: sent, put off for its host's turn, or not this process's (or not due). */
+export type ProcessOutcome = 'attempted' | 'putOff' | 'skipped';
+
 /** Attempts a due delivery unless another process has this attempt; settles the queue and the webhook after. */
-export async function processDelivery(deps: DeliveryDeps, scanned: QueuedDelivery): Promise<void> {
-	if (scanned.dueAt > deps.now()) return;
-	if (!(await deps.claimOnce(deliveryClaimKey(scanned), ATTEMPT_CLAIM_TTL_MS))) return;
+export async function processDelivery(deps: DeliveryDeps, scanned: QueuedDelivery): Promise<ProcessOutcome> {
+	if (scanned.dueAt > deps.now()) return 'skipped';
+	if (!(await deps.claimOnce(deliveryClaimKey(scanned), ATTEMPT_CLAIM_TTL_MS))) return 'skipped';
 	const key = queueKey(scanned);
 	// Another process may have settled this attempt just before its claim expired: read it again.
 	const delivery = await deps.store.getQueued(key);
-	if (!delivery || delivery.attempts !== scanned.attempts || delivery.dueAt !== scanned.dueAt) return;
+	if (!delivery || delivery.attempts !== scanned.attempts || delivery.dueAt !== scanned.dueAt) return 'skipped';
 	const record = await deps.store.webhooks.get(delivery.guildId, delivery.webhookId);
 	if (!record || record.disabled) {
 		await deps.store.updateQueued(key, () => null);
-		return;
+		return 'skipped';
 	}
-	const wait = await deps.hostLimit.take(record.hint.split(' ')[0] ?? '');
-	if (wait > 0) {
-		// Over the host's limit: the same attempt later, not counted as one.
+	const wait = deps.hostLimit.reserve(record.hint.split(' ')[0] ?? '', MAX_TURN_WAIT_MS);
+	if (wait === null) {
+		// The host's turns are taken for a while: the same attempt later, not counted as one.
 		await deps.store.updateQueued(key, (stored) =>
-			stored?.attempts === delivery.attempts ? { ...stored, dueAt: deps.now() + wait } : undefined,
+			stored?.attempts === delivery.attempts ? { ...stored, dueAt: deps.now() + MAX_TURN_WAIT_MS } : undefined,
 		);
-		return;
+		return 'putOff';
 	}
+	if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
 	let result: AttemptResult;
 	try {
 		result = await attemptDelivery(deps, record, delivery);
@@ -140,6 +146,7 @@ export async function processDelivery(deps: DeliveryDeps, scanned: QueuedDeliver
 		result = { kind: 'failed', status: null, failure: 'network', retryAfterMs: null };
 	}
 	await settle(deps, record, delivery, result);
+	return 'attempted';
 }
 
 async function settle(deps: DeliveryDeps, record: WebhookRecord, delivery: QueuedDelivery, result: AttemptResult) {
