@@ -31,11 +31,10 @@ interface Host {
 async function startHost(): Promise<Host> {
 	const at: number[] = [];
 	const server = createServer((request, response) => {
+		// When the request arrived, not when its body was read: the receiver's own turns add no bunching.
+		at.push(Date.now());
 		request.resume();
-		request.on('end', () => {
-			at.push(Date.now());
-			response.writeHead(204).end();
-		});
+		request.on('end', () => response.writeHead(204).end());
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	return { port: (server.address() as AddressInfo).port, at, server };
@@ -51,6 +50,11 @@ function busiestSecond(at: readonly number[]): number {
 		most = Math.max(most, end - start + 1);
 	}
 	return most;
+}
+
+async function queuedLeft(store: ReturnType<typeof webhookStoreOf>): Promise<boolean> {
+	for await (const _ of store.queued()) return true;
+	return false;
 }
 
 export async function runWebhooksBench(): Promise<BenchFigure[]> {
@@ -107,6 +111,9 @@ export async function runWebhooksBench(): Promise<BenchFigure[]> {
 		const drain = drainDue(deliveryDeps(ctx));
 		const during = await timeStats(STATS_ROUNDS);
 		await Promise.race([drain, new Promise((resolve) => setTimeout(resolve, 120_000))]);
+		// The bot's own webhook job runs beside this drain and may hold the last attempts: until the queue is empty.
+		const deadline = Date.now() + 60_000;
+		while (Date.now() < deadline && (await queuedLeft(store))) await new Promise((resolve) => setTimeout(resolve, 100));
 		const drainedSeconds = (Date.now() - started) / 1000;
 		const delivered = hosts.reduce((sum, host) => sum + host.at.length, 0);
 		const busiest = Math.max(...hosts.map((host) => busiestSecond(host.at)));

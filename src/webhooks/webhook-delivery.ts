@@ -127,15 +127,13 @@ export async function processDelivery(deps: DeliveryDeps, scanned: QueuedDeliver
 		await deps.store.updateQueued(key, () => null);
 		return 'skipped';
 	}
-	const wait = deps.hostLimit.reserve(record.hint.split(' ')[0] ?? '', MAX_TURN_WAIT_MS);
-	if (wait === null) {
+	if (!(await deps.hostLimit.acquire(record.hint.split(' ')[0] ?? '', MAX_TURN_WAIT_MS))) {
 		// The host's turns are taken for a while: the same attempt later, not counted as one.
 		await deps.store.updateQueued(key, (stored) =>
 			stored?.attempts === delivery.attempts ? { ...stored, dueAt: deps.now() + MAX_TURN_WAIT_MS } : undefined,
 		);
 		return 'putOff';
 	}
-	if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
 	let result: AttemptResult;
 	try {
 		result = await attemptDelivery(deps, record, delivery);
