@@ -86,7 +86,12 @@ export function startBackgroundJobs(
 }
 
 /** A posted report as a `report.posted` event: its text, and the server account's figures as numbers. */
-async function queueReportEvent(ctx: BotContext, clock: Clock, record: ReportRecord, post: ReportPost): Promise<void> {
+export async function queueReportEvent(
+	ctx: BotContext,
+	clock: Clock,
+	record: ReportRecord,
+	post: ReportPost,
+): Promise<void> {
 	// The report has just read this snapshot: the stats client's cache answers.
 	const target = { scope: 'server' as const, userId: record.createdBy, guildId: record.guildId };
 	const result = await fetchStatsFor(ctx, target).catch(() => null);

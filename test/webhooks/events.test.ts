@@ -11,6 +11,12 @@ import type { AlertFiring } from '../../src/watch/watch-record.js';
 import { addWebhook } from '../../src/webhooks/webhook-actions.js';
 import { deliveryDeps } from '../../src/webhooks/webhook-context.js';
 import { messageText } from '../../src/webhooks/webhook-events.js';
+import { queueKey } from '../../src/webhooks/webhook-record.js';
+import { queueReportEvent } from '../../src/app/background-jobs.js';
+import { realClock } from '../../src/core/periodic-runner.js';
+import type { BotContext } from '../../src/discord/context.js';
+import { buildReportPost } from '../../src/reports/build-report-post.js';
+import { makeReport } from '../reports/records.js';
 import { deliverDue } from '../../src/webhooks/webhook-job.js';
 import { webhookStoreOf } from '../../src/webhooks/webhook-store.js';
 import { startOutside, startStoreRun, type Outside, type StoreRun } from '../actions/store-runs.js';
@@ -97,5 +103,21 @@ describe('events from what the bot posts', () => {
 		assert.equal(body.type, 'alert.fired');
 		assert.equal(body.data.progress, 1250);
 		assert.deepEqual(body.data.server, { id: guildId, name: outside.sandbox.guilds[0]!.name });
+	});
+
+	test('a report posted is queued as report.posted with its text and the account figures as numbers', async () => {
+		const store = webhookStoreOf(ctx);
+		for await (const delivery of store.queued(guildId)) await store.updateQueued(queueKey(delivery), () => null);
+		const report = makeReport({ guildId, channelId: alertChannel, every: 'weekly', createdBy: admin.userId });
+		const post = await buildReportPost(ctx, report);
+		await queueReportEvent(ctx as BotContext, realClock, report, post);
+		const queued = [];
+		for await (const delivery of store.queued(guildId)) queued.push(delivery);
+		assert.equal(queued.length, 1, 'only the webhook that wants reports');
+		const [delivery] = queued;
+		assert.equal(delivery!.type, 'report.posted');
+		assert.equal(delivery!.event.text, messageText(post).text);
+		assert.equal(typeof delivery!.event.figures.sendsWeek, 'number');
+		assert.equal(delivery!.event.details.every, 'weekly');
 	});
 });
