@@ -72,6 +72,25 @@ export function openWebhook(sealer: Sealer, record: WebhookRecord): { url: strin
 	};
 }
 
+/**
+ * A webhook sealed under LINK_SECRET_PREVIOUS sealed again under LINK_SECRET, as a link is when read, unless it
+ * changed meanwhile: after a rotation every webhook that delivers once no longer needs the previous secret.
+ */
+async function resealWebhook(deps: Pick<DeliveryDeps, 'sealer' | 'store'>, record: WebhookRecord): Promise<void> {
+	const { url, secret } = openWebhook(deps.sealer, record);
+	const key = webhookKey(record.guildId, record.id);
+	await deps.store.webhooks.update(record.guildId, record.id, (current) =>
+		current?.sealedUrl === record.sealedUrl && current.kid === record.kid
+			? {
+					...current,
+					kid: deps.sealer.kid,
+					sealedUrl: deps.sealer.seal(url, key, 'url'),
+					sealedSecret: secret === null ? null : deps.sealer.seal(secret, key, 'secret'),
+				}
+			: undefined,
+	);
+}
+
 /** One attempt of `delivery` to `record` (no queue involved): what /webhook test and the queue both send. */
 export async function attemptDelivery(
 	deps: Pick<DeliveryDeps, 'sealer' | 'allow' | 'resolve' | 'now' | 'timeoutMs'>,
@@ -136,6 +155,7 @@ export async function processDelivery(deps: DeliveryDeps, scanned: QueuedDeliver
 	}
 	let result: AttemptResult;
 	try {
+		if (record.kid !== deps.sealer.kid) await resealWebhook(deps, record);
 		result = await attemptDelivery(deps, record, delivery);
 	} catch (error) {
 		if (!(error instanceof RelinkNeededError)) throw error;

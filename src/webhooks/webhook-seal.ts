@@ -6,14 +6,14 @@ import { openApiKey, sealApiKey } from '../links/crypto.js';
 import { createKeyring, type LinkKeyring } from '../links/link-record.js';
 import { RelinkNeededError } from '../errors.js';
 
-const keyrings = new WeakMap<Buffer, LinkKeyring>();
+const keyrings = new WeakMap<Buffer, { previous: Buffer | null; keyring: LinkKeyring }>();
 
+/** The keyring of the config's secrets, derived once per pair (HKDF per delivery would be waste). */
 function keyringOf(config: Pick<Config, 'linkSecret' | 'linkSecretPrevious'>): LinkKeyring {
-	let keyring = keyrings.get(config.linkSecret);
-	if (!keyring) {
-		keyring = createKeyring(config.linkSecret, config.linkSecretPrevious);
-		keyrings.set(config.linkSecret, keyring);
-	}
+	const kept = keyrings.get(config.linkSecret);
+	if (kept && kept.previous === config.linkSecretPrevious) return kept.keyring;
+	const keyring = createKeyring(config.linkSecret, config.linkSecretPrevious);
+	keyrings.set(config.linkSecret, { previous: config.linkSecretPrevious, keyring });
 	return keyring;
 }
 

@@ -2,6 +2,7 @@
 // verifies every standard delivery with the standardwebhooks package's own verifier, the Discord stand-in for the
 // audit channel.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import type { Actor } from '../../src/core/actor.js';
@@ -279,6 +280,25 @@ describe('outgoing webhooks on SQLite', () => {
 		);
 		assert.equal((await listWebhooks(ctx, admin, guildId)).length, 5);
 		await cleanUp();
+	});
+
+	test('after a LINK_SECRET rotation a webhook still delivers, and is sealed again under the new secret', async () => {
+		const { record, secret } = await add('/rotated');
+		const rotated = {
+			...ctx,
+			config: { ...ctx.config, linkSecret: randomBytes(32), linkSecretPrevious: ctx.config.linkSecret },
+		};
+		await queueWebhookEvent({ store: webhookStoreOf(ctx), now: Date.now }, guildId, 'alert.fired', event('r1'));
+		await deliverDue(deliveryDeps(rotated));
+		const resealed = await webhookStoreOf(ctx).webhooks.get(guildId, record.id);
+		assert.notEqual(resealed?.kid, record.kid, 'sealed under the new secret');
+		// The previous secret gone, the webhook still opens: URL and signing secret both.
+		const withoutPrevious = { ...rotated, config: { ...rotated.config, linkSecretPrevious: null } };
+		await queueWebhookEvent({ store: webhookStoreOf(ctx), now: Date.now }, guildId, 'alert.fired', event('r2'));
+		await deliverDue(deliveryDeps(withoutPrevious));
+		assert.equal(receiver.received.length, 2);
+		const verifier = new Webhook(secret!);
+		for (const request of receiver.received) verifier.verify(request.body, request.headers as Record<string, string>);
 	});
 
 	test('the URL and the secret never reach the store or the log in clear', async () => {
