@@ -78,6 +78,9 @@ const COUNT_OUTPUT = [
 	'server goals: 0',
 	'digests: 0',
 	'forgotten members: 0',
+	'webhooks: 0',
+	'webhook deliveries waiting: 0',
+	'webhook delivery logs: 0',
 	'unregistered: 1',
 	'',
 ].join('\n');
