@@ -7,6 +7,8 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import type { Actor } from '../../src/core/actor.js';
 import type { CoreContext } from '../../src/core/core-context.js';
+import { forgetMember } from '../../src/privacy/forget-member.js';
+import { purgeServer } from '../../src/privacy/purge-server.js';
 import { UserFacingError } from '../../src/errors.js';
 import { deliveryDeps, type WebhookContext } from '../../src/webhooks/webhook-context.js';
 import { processDelivery } from '../../src/webhooks/webhook-delivery.js';
@@ -299,6 +301,26 @@ describe('outgoing webhooks on SQLite', () => {
 		assert.equal(receiver.received.length, 2);
 		const verifier = new Webhook(secret!);
 		for (const request of receiver.received) verifier.verify(request.body, request.headers as Record<string, string>);
+	});
+
+	test("a server's purge deletes its webhooks, their queue and their logs; forgetting the adder keeps the webhook", async () => {
+		const { record } = await add('/purged', 'slack');
+		receiver.answer({ status: 500 });
+		await queueWebhookEvent({ store: webhookStoreOf(ctx), now: Date.now }, guildId, 'alert.fired', event('p'));
+		await deliverDue(deliveryDeps(ctx));
+		const store = webhookStoreOf(ctx);
+		assert.equal((await collect(store.queued(guildId))).length, 1);
+		const forgot = await forgetMember(ctx as CoreContext, admin.userId);
+		assert.equal(forgot.scrubbed.get('webhook'), 1, 'the member named as its adder is scrubbed');
+		assert.ok(await store.webhooks.get(guildId, record.id), "the server's webhook stays");
+		const purged = await purgeServer(ctx as CoreContext, guildId);
+		assert.equal(purged.get('webhook'), 1);
+		assert.equal(purged.get('webhookQueue'), 1);
+		assert.equal(purged.get('webhookLog'), 1);
+		assert.equal(await store.webhooks.get(guildId, record.id), null);
+		assert.equal((await collect(store.queued(guildId))).length, 0);
+		assert.deepEqual(await store.log(guildId, record.id), []);
+		await ctx.settings.update(guildId, { auditChannelId: auditChannel });
 	});
 
 	test('the URL and the secret never reach the store or the log in clear', async () => {
