@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, beforeEach, describe, test } from 'node:test';
+import type { Registry } from 'prom-client';
 import { Webhook } from 'standardwebhooks';
 import type { Actor } from '../../src/core/actor.js';
 import type { CoreContext } from '../../src/core/core-context.js';
@@ -44,6 +45,7 @@ describe('outgoing webhooks on SQLite', () => {
 	let run: StoreRun;
 	let ctx: WebhookContext;
 	let logs: string[];
+	let registry: Registry;
 	let receiver: Receiver;
 	let guildId: string;
 	let auditChannel: string;
@@ -54,6 +56,7 @@ describe('outgoing webhooks on SQLite', () => {
 		run = await startStoreRun({ name: 'sqlite', unavailable: null, url: null }, outside);
 		const opened = await run.open();
 		logs = opened.logs;
+		registry = opened.ctx.metrics.registry;
 		receiver = await startReceiver();
 		ctx = {
 			...opened.ctx,
@@ -89,6 +92,14 @@ describe('outgoing webhooks on SQLite', () => {
 	test('500 twice then 200: three attempts with one webhook-id, each verified by the standardwebhooks verifier', async () => {
 		const { record, secret } = await add('/three');
 		assert.match(secret ?? '', /^whsec_[A-Za-z0-9+/]{32}$/, 'whsec_ and base64 of 24 bytes');
+		const counted = async (outcome: string) => {
+			const metric = await registry.getSingleMetric('adstats_webhook_deliveries_total')?.get();
+			return (
+				metric?.values.find((value) => value.labels.format === 'standard' && value.labels.outcome === outcome)?.value ??
+				0
+			);
+		};
+		const before = { delivered: await counted('delivered'), failed: await counted('failed') };
 		receiver.answer({ status: 500 }, { status: 500 }, { status: 200 });
 		assert.equal(
 			await queueWebhookEvent(
@@ -120,6 +131,8 @@ describe('outgoing webhooks on SQLite', () => {
 			ids.add(String(attempt.headers['webhook-id']));
 		}
 		assert.equal(ids.size, 1, 'the same webhook-id on every retry');
+		assert.equal((await counted('delivered')) - before.delivered, 1, 'adstats_webhook_deliveries_total');
+		assert.equal((await counted('failed')) - before.failed, 2);
 		assert.equal((await collect(webhookStoreOf(ctx).queued(guildId))).length, 0);
 		const [listed] = await listWebhooks(ctx, admin, guildId);
 		assert.equal(listed?.record.id, record.id);
