@@ -17,7 +17,7 @@ export type WebhookContext = Pick<
 	CoreContext,
 	'stores' | 'coordinator' | 'config' | 'settings' | 'guildApi' | 'log' | 'now'
 > & {
-	metrics?: Pick<CoreContext['metrics'], 'webhookDeliveries'>;
+	metrics?: Pick<CoreContext['metrics'], 'webhookDeliveries' | 'recordDiscordRestResponse'>;
 	/** Resolves a host to its addresses (default: the system's resolver). */
 	webhookResolve?: Resolve;
 	webhookRetryDelaysMs?: readonly number[];
@@ -50,6 +50,7 @@ export function deliveryDeps(ctx: WebhookContext, now: () => number = ctx.now ??
 		now,
 		log: ctx.log,
 		count: (format, outcome) => ctx.metrics?.webhookDeliveries.inc({ format, outcome }),
+		discordStatus: (status) => ctx.metrics?.recordDiscordRestResponse(status),
 		onDisabled: async (record) =>
 			auditPause(ctx, record, (t) => ({
 				key: 'webhook.audit.disabled',

@@ -31,6 +31,8 @@ export const RETRY_DELAYS_MS = [
 	20 * 3_600_000,
 	24 * 3_600_000,
 ] as const;
+/** discord.com, discordapp.com and their subdomains (canary, ptb), with or without a port. */
+const DISCORD_HOST = /(^|\.)discord(app)?\.com(:\d+)?$/i;
 /** A Retry-After longer than this is read as this: a receiver cannot park a delivery for weeks. */
 const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 /** The longest an attempt waits for its host's turn in line; a later turn puts it off to a later scan. */
@@ -52,6 +54,11 @@ export interface DeliveryDeps {
 	log: JobLog;
 	/** adstats_webhook_deliveries_total. */
 	count?: (format: WebhookFormat, outcome: DeliveryMetricOutcome) => void;
+	/**
+	 * A Discord host's answer (a `discord` webhook): its 401, 403 and 429 count towards Cloudflare's ban of the
+	 * bot's address like the bot's own REST calls, so they go to the same counter.
+	 */
+	discordStatus?: (status: number) => void;
 	/** Tells the audit channel once, when this process disabled the webhook. */
 	onDisabled: (record: WebhookRecord) => Promise<void>;
 	/** The retry delays (tests shorten them). */
@@ -173,6 +180,7 @@ async function settle(deps: DeliveryDeps, record: WebhookRecord, delivery: Queue
 	const attempts = delivery.attempts + 1;
 	const last = result.kind === 'failed' && attempts > delays.length;
 	const key = queueKey(delivery);
+	if (result.status !== null && DISCORD_HOST.test(record.hint.split(' ')[0] ?? '')) deps.discordStatus?.(result.status);
 	await deps.store.appendLog(delivery.guildId, delivery.webhookId, logEntryOf(result, delivery, now, last));
 	const fields = { guildId: delivery.guildId, webhook: delivery.webhookId, event: delivery.eventId, attempts };
 	if (result.kind === 'delivered') {
