@@ -6,6 +6,7 @@ import type { JobLog } from '../core/periodic-runner.js';
 import type { AllowList, Resolve } from './address-guard.js';
 import { deliverOnce, type AttemptResult } from './deliver.js';
 import { buildAttempt } from './formats.js';
+import { signalQueued } from './queue-signal.js';
 import type { HostLimit } from './host-limit.js';
 import type { Sealer } from './webhook-seal.js';
 import type { WebhookStore } from './webhook-store.js';
@@ -158,6 +159,7 @@ export async function processDelivery(deps: DeliveryDeps, scanned: QueuedDeliver
 		await deps.store.updateQueued(key, (stored) =>
 			stored?.attempts === delivery.attempts ? { ...stored, dueAt: deps.now() + MAX_TURN_WAIT_MS } : undefined,
 		);
+		signalQueued(deps.store);
 		return 'putOff';
 	}
 	let result: AttemptResult;
@@ -196,6 +198,7 @@ async function settle(deps: DeliveryDeps, record: WebhookRecord, delivery: Queue
 		await deps.store.updateQueued(key, (stored) =>
 			stored?.attempts === delivery.attempts ? { ...stored, attempts, dueAt, lastStatus: result.status } : undefined,
 		);
+		signalQueued(deps.store);
 		deps.log.info({ ...fields, status: result.status, failure: result.failure, dueAt }, 'webhook retry due');
 		return;
 	}

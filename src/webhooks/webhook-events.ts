@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { APIEmbed } from 'discord.js';
 import type { ChannelMessage } from '../message.js';
 import type { StatsSnapshot } from '../stats-api/snapshot.js';
+import { signalQueued } from './queue-signal.js';
 import type { WebhookStore } from './webhook-store.js';
 import {
 	RECORD_VERSION,
@@ -63,6 +64,7 @@ export async function queueWebhookEvent(
 		};
 		await deps.store.putQueued(delivery);
 	}
+	if (webhooks.length > 0) signalQueued(deps.store);
 	return webhooks.length;
 }
 

@@ -14,7 +14,8 @@ import { UserFacingError } from '../../src/errors.js';
 import { deliveryDeps, type WebhookContext } from '../../src/webhooks/webhook-context.js';
 import { processDelivery } from '../../src/webhooks/webhook-delivery.js';
 import { queueWebhookEvent } from '../../src/webhooks/webhook-events.js';
-import { deliverDue } from '../../src/webhooks/webhook-job.js';
+import { deliverDue, webhookJob } from '../../src/webhooks/webhook-job.js';
+import type { Turn } from '../../src/core/periodic-runner.js';
 import { addWebhook, listWebhooks, removeWebhook, testWebhook } from '../../src/webhooks/webhook-actions.js';
 import { webhookStoreOf } from '../../src/webhooks/webhook-store.js';
 import type { WebhookEventData } from '../../src/webhooks/webhook-record.js';
@@ -334,6 +335,36 @@ describe('outgoing webhooks on SQLite', () => {
 		assert.equal((await collect(store.queued(guildId))).length, 0);
 		assert.deepEqual(await store.log(guildId, record.id), []);
 		await ctx.settings.update(guildId, { auditChannelId: auditChannel });
+	});
+
+	test('the job reads the queue when something was queued here, and otherwise once a minute', async () => {
+		await add('/job', 'slack');
+		const store = webhookStoreOf(ctx);
+		let clock = Date.now();
+		const job = webhookJob(deliveryDeps(ctx, () => clock));
+		const turn = async () => job.turn({ item: undefined, round: 0, dueAt: clock, stopping: false } as unknown as Turn);
+		await turn(); // the first turn reads the queue
+		// Queued by another process (no note here): this process leaves it to that one, or to its next minute.
+		await store.putQueued({
+			v: 1,
+			guildId,
+			webhookId: (await store.webhooks.listServer(guildId))[0]!.id,
+			eventId: 'msg_elsewhere',
+			type: 'alert.fired',
+			occurredAt: clock,
+			event: event('elsewhere'),
+			attempts: 0,
+			dueAt: clock,
+			lastStatus: null,
+		});
+		await turn();
+		assert.equal(receiver.received.length, 0, 'not read again within the minute');
+		clock += 61_000;
+		await turn();
+		assert.equal(receiver.received.length, 1, 'read once the minute passed');
+		await queueWebhookEvent({ store, now: () => clock }, guildId, 'alert.fired', event('here'));
+		await turn();
+		assert.equal(receiver.received.length, 2, 'read at once after an event was queued here');
 	});
 
 	test('the URL and the secret never reach the store or the log in clear', async () => {
