@@ -26,6 +26,8 @@ const CORE_LAYERS = [
 	['goals', '^src/goals/'],
 	// Notes sit above stats as goals do: a chart receives the notes it draws; reports, boards and digests read them.
 	['notes', '^src/notes/'],
+	// Outgoing webhooks: the jobs hand them what they posted; they know no job.
+	['webhooks', '^src/webhooks/'],
 	['jobs', '^src/(reports|watch|boards|digests)/'],
 	// What the bot holds: show, export, forget, purge, backup and restore, over the registry of record kinds.
 	['privacy', '^src/privacy/'],

@@ -14,6 +14,7 @@ import { runScaleBench } from './scale.js';
 import { runServiceBench } from './service.js';
 import { runStatsBench } from './stats.js';
 import { runWebBench } from './web.js';
+import { runWebhooksBench } from './webhooks.js';
 
 // Each part has a short name: `npm run bench -- stats process` runs only those parts (the whole bench
 // takes minutes); bench/results.json then holds only their figures.
@@ -29,6 +30,7 @@ const sections: [string, string, () => Promise<BenchFigure[]>][] = [
 	['jobs', 'one REST budget: 4 processes, 10,000 stat channels, 1,000 boards', () => runJobsBench()],
 	['data', 'forget and purge at 100,000 links and 20,000 servers', () => runDataBench()],
 	['notes', '/stats cache hit with 50 notes beside none', () => runNotesBench()],
+	['webhooks', '1,000 outgoing webhooks at once beside /stats', () => runWebhooksBench()],
 ];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !sections.some(([short]) => short === name));

@@ -14,6 +14,7 @@ import * as settings from './settings.js';
 import * as statchannel from './statchannel.js';
 import * as stats from './stats.js';
 import * as unlink from './unlink.js';
+import * as webhook from './webhook.js';
 
 /** Every slash command with its handlers; the bot's transports route interactions to these. */
 export const commandModules: readonly CommandModule[] = [
@@ -32,4 +33,5 @@ export const commandModules: readonly CommandModule[] = [
 	goal,
 	privacy,
 	note,
+	webhook,
 ];

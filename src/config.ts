@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import ipaddr from 'ipaddr.js';
 import { envReaders, type Env } from './env-readers.js';
 import { STORE_URL_PROBLEM, storeSchemeOf } from './store-url.js';
 
@@ -66,6 +67,11 @@ export interface Config {
 	privacyContact: string | null;
 	/** PRIVACY_POLICY_URL: the host's own privacy policy; `/privacy` then redirects there. */
 	privacyPolicyUrl: string | null;
+	/**
+	 * WEBHOOK_ALLOW_HOSTS: host names and CIDRs (lower case) an outgoing webhook may reach although their addresses
+	 * are private, loopback and the like (an in-house n8n); only these may use http://.
+	 */
+	webhookAllowHosts: string[];
 }
 
 export interface ManagedChild {
@@ -165,12 +171,36 @@ export function readConfig(
 		...scale,
 		...readMetricsSettings(readers),
 		...readWebSettings(readers, purpose),
+		webhookAllowHosts: readAllowHosts(readers),
 	};
 	if (purpose === 'register' && !config.applicationId) problems.push('DISCORD_APPLICATION_ID is required');
 	if (purpose === 'bot' && config.webPort !== null && config.botProcesses > 1) {
 		problems.push('WEB_PORT serves the dashboard inside npm start only with BOT_PROCESSES=1: run it with npm run web');
 	}
 	return { config, problems };
+}
+
+/** WEBHOOK_ALLOW_HOSTS: comma-separated host names or CIDRs; a malformed entry is named. */
+function readAllowHosts(readers: ReturnType<typeof envReaders>): string[] {
+	const entries = (readers.read('WEBHOOK_ALLOW_HOSTS') ?? '')
+		.split(',')
+		.map((entry) => entry.trim().toLowerCase())
+		.filter((entry) => entry !== '');
+	const bad = entries.filter((entry) => (entry.includes('/') ? !isCidr(entry) : !/^[a-z0-9.:_-]+$/.test(entry)));
+	if (bad.length > 0) {
+		readers.problems.push(`WEBHOOK_ALLOW_HOSTS must list host names or CIDRs, comma-separated: ${bad.join(', ')}`);
+		return [];
+	}
+	return entries;
+}
+
+function isCidr(entry: string): boolean {
+	try {
+		ipaddr.parseCIDR(entry);
+		return true;
+	} catch {
+		return false;
+	}
 }
 
 function readDiscordSettings(readers: ReturnType<typeof envReaders>, isBot: boolean) {

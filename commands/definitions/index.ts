@@ -14,6 +14,7 @@ import { definition as settings } from './settings.js';
 import { definition as statchannel } from './statchannel.js';
 import { definition as stats } from './stats.js';
 import { definition as unlink } from './unlink.js';
+import { definition as webhook } from './webhook.js';
 
 /** Every slash command's registration data, without handler code: `npm run register` reads only this. */
 export const commandDefinitions: readonly CommandDefinition[] = [
@@ -32,4 +33,5 @@ export const commandDefinitions: readonly CommandDefinition[] = [
 	goal,
 	privacy,
 	note,
+	webhook,
 ];

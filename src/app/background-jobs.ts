@@ -1,6 +1,10 @@
 import type { BotContext } from '../discord/context.js';
 import { postReport } from '../reports/post-due-report.js';
-import { buildReportPost } from '../reports/build-report-post.js';
+import { buildReportPost, type ReportPost } from '../reports/build-report-post.js';
+import { fetchStatsFor } from '../stats/resolve-key.js';
+import { deliveryDeps, postedEventContext } from '../webhooks/webhook-context.js';
+import { queuePostedEvent, snapshotFigures } from '../webhooks/webhook-events.js';
+import { webhookJob } from '../webhooks/webhook-job.js';
 import type { GuildApi } from '../guild-api.js';
 import { createReportStore } from '../reports/report-store.js';
 import { reportJob } from '../reports/report-job.js';
@@ -42,12 +46,13 @@ export function startBackgroundJobs(
 		reports,
 		claimOnce: claimOnce(ctx.coordinator),
 		post: async (record, _dueAt, slot) => {
+			let built: ReportPost | null = null;
 			// Labelled in the REST budget's metrics; a report's time is the member's choice, so it is not spread.
 			const outcome = await withRestJob('reports', async () =>
 				postReport(
 					{
 						reports,
-						buildPost: async (current) => buildReportPost(ctx, current),
+						buildPost: async (current) => (built = await buildReportPost(ctx, current)),
 						postMessage: options.postMessage ?? ctx.guildApi.postMessage,
 						now: clock.now,
 						log: ctx.log,
@@ -57,6 +62,8 @@ export function startBackgroundJobs(
 				),
 			);
 			if (typeof outcome === 'object') await auditReportPause(ctx, record, outcome.paused);
+			// Posted once (the slot is claimed once across processes): the same post, once, for the server's webhooks.
+			if (outcome === 'posted' && built) await queueReportEvent(ctx, clock, record, built);
 		},
 		now: clock.now,
 		log: ctx.log,
@@ -67,6 +74,8 @@ export function startBackgroundJobs(
 	if (sampler) runners.push(sampler);
 	runners.push(createPeriodicRunner(historyPrune(ctx, clock), clock));
 	runners.push(createPeriodicRunner(leftServersJob(ctx, clock), clock));
+	// The webhooks' queue: first attempts and retries, each attempt claimed once across processes.
+	runners.push(createPeriodicRunner(webhookJob(deliveryDeps(ctx, clock.now)), clock));
 	if (options.watch !== false) {
 		const [statChannels, alerts] = watchJobs(ctx, clock);
 		runners.push(
@@ -77,6 +86,22 @@ export function startBackgroundJobs(
 		);
 	}
 	return startAll(runners);
+}
+
+/** A posted report as a `report.posted` event: its text, and the server account's figures as numbers. */
+export async function queueReportEvent(
+	ctx: BotContext,
+	clock: Clock,
+	record: ReportRecord,
+	post: ReportPost,
+): Promise<void> {
+	// The report has just read this snapshot: the stats client's cache answers.
+	const target = { scope: 'server' as const, userId: record.createdBy, guildId: record.guildId };
+	const result = await fetchStatsFor(ctx, target).catch(() => null);
+	await queuePostedEvent(postedEventContext(ctx, clock.now), record.guildId, 'report.posted', post, {
+		figures: result ? snapshotFigures(result.snapshot) : {},
+		details: { every: record.every, channelId: record.channelId },
+	});
 }
 
 /** Tells the server's audit channel, in the server's language, that a report stopped and why. */

@@ -18,7 +18,16 @@ export interface Actor {
 
 /** The commands (and the dashboard's public page) whose changes need Manage Server. */
 export type ManagedSubject =
-	'server-key' | 'settings' | 'report' | 'statchannel' | 'alert' | 'goal' | 'note' | 'board' | 'public-page';
+	| 'server-key'
+	| 'settings'
+	| 'report'
+	| 'statchannel'
+	| 'alert'
+	| 'goal'
+	| 'note'
+	| 'board'
+	| 'public-page'
+	| 'webhook';
 
 /** Each subject's refusal, in the words its slash command has always used. */
 function manageServerRefusal(subject: ManagedSubject): FacingMessage {

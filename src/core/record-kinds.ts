@@ -125,6 +125,9 @@ export const COOLDOWN_PREFIX = 'cooldown:';
 export const LOCK_PREFIX = 'lock:';
 export const FORGOTTEN_MEMBER_PREFIX = 'forgotten:';
 export const SERVER_LEFT_PREFIX = 'server-left:';
+export const WEBHOOK_PREFIX = 'webhook:';
+export const WEBHOOK_QUEUE_PREFIX = 'webhook-queue:';
+export const WEBHOOK_LOG_PREFIX = 'webhook-log:';
 
 /**
  * The once-only and lease claims of the periodic work, by prefix, with the part of the key that names an owner:
@@ -145,6 +148,8 @@ const WORK_CLAIMS: ReadonlyArray<[prefix: string, owner: (key: string) => Partia
 	['stats-flight:', () => ({})],
 	// `server-purge:<keyed hash of the server id>`: outlives the purge it guards, so it never names the server.
 	['server-purge:', () => ({})],
+	// `webhook-delivery:<server>:<webhook>:<event>:<attempt>:<due>`: one attempt of one queued delivery.
+	['webhook-delivery:', (key) => ({ servers: segment(key, 1) })],
 ];
 
 const data = { keeping: 'data', expires: false, namingFields: [] } as const;
@@ -352,6 +357,40 @@ export const RECORD_KINDS: readonly RecordKind[] = [
 		matches: startsWith(SERVER_LEFT_PREFIX),
 		belongsTo: 'server',
 		owners: (key, value) => owners({ servers: [...segment(key, 1), ...text(fieldsOf(value).guildId)] }),
+	},
+	{
+		...data,
+		// WebhookRecord (src/webhooks/webhook-record.ts): the URL and secret sealed, `createdBy` a member.
+		id: 'webhook',
+		label: 'webhooks',
+		namespace: WATCH_NAMESPACE,
+		prefix: WEBHOOK_PREFIX,
+		matches: startsWith(WEBHOOK_PREFIX),
+		belongsTo: 'server',
+		namingFields: ['createdBy'],
+		owners: serverRecord((key) => segment(key, 1)),
+	},
+	{
+		...data,
+		// QueuedDelivery: an event waiting for its next attempt (retries survive restarts); names no member.
+		id: 'webhookQueue',
+		label: 'webhook deliveries waiting',
+		namespace: WATCH_NAMESPACE,
+		prefix: WEBHOOK_QUEUE_PREFIX,
+		matches: startsWith(WEBHOOK_QUEUE_PREFIX),
+		belongsTo: 'server',
+		owners: serverRecord((key) => segment(key, 1)),
+	},
+	{
+		...data,
+		// DeliveryLog: each webhook's last deliveries (time, event, status), for the manage page.
+		id: 'webhookLog',
+		label: 'webhook delivery logs',
+		namespace: WATCH_NAMESPACE,
+		prefix: WEBHOOK_LOG_PREFIX,
+		matches: startsWith(WEBHOOK_LOG_PREFIX),
+		belongsTo: 'server',
+		owners: serverRecord((key) => segment(key, 1)),
 	},
 	{
 		...transient,

@@ -64,3 +64,8 @@ export function statusClassOf(status: number): UpstreamStatusClass {
 	if (status < 500) return '4xx';
 	return '5xx';
 }
+
+export const WEBHOOK_FORMAT_LABELS = ['standard', 'slack', 'discord'] as const;
+export type WebhookFormatLabel = (typeof WEBHOOK_FORMAT_LABELS)[number];
+export const WEBHOOK_OUTCOMES = ['delivered', 'failed', 'disabled'] as const;
+export type WebhookOutcome = (typeof WEBHOOK_OUTCOMES)[number];

@@ -21,6 +21,10 @@ import {
 	type SnapshotCacheResult,
 	type StoreOperation,
 	type UpstreamStatusClass,
+	WEBHOOK_FORMAT_LABELS,
+	WEBHOOK_OUTCOMES,
+	type WebhookFormatLabel,
+	type WebhookOutcome,
 } from './labels.js';
 
 export const METRIC_PREFIX = 'adstats_';
@@ -69,6 +73,8 @@ export interface Metrics<C extends string = string> {
 	readonly chartRenderSeconds: LabelledHistogram<{ renderer: ChartRendererLabel }>;
 	readonly storeErrors: LabelledCounter<{ operation: StoreOperation }>;
 	readonly discordRestResponses: LabelledCounter<{ status: DiscordInvalidStatus }>;
+	/** Outgoing webhook attempts by format and what came of them. */
+	readonly webhookDeliveries: LabelledCounter<{ format: WebhookFormatLabel; outcome: WebhookOutcome }>;
 	readonly shardStatus: ShardStatusGauge;
 	/** One stats request: its HTTP status, or how it failed without one. */
 	recordUpstream(result: number | 'network' | 'timeout', seconds: number): void;
@@ -245,6 +251,12 @@ export function createMetrics<C extends string>(options: MetricsOptions<C>): Met
 			'discord_rest_invalid_responses_total',
 			'Discord REST responses 401, 403 and 429; Cloudflare bans the IP at 10,000 of them in 10 minutes.',
 			{ status: DISCORD_INVALID_STATUSES.map(String) },
+		),
+		webhookDeliveries: counter(
+			registry,
+			'webhook_deliveries_total',
+			'Outgoing webhook attempts by format: delivered, failed (retried later) or disabled (gone, or retries spent).',
+			{ format: WEBHOOK_FORMAT_LABELS, outcome: WEBHOOK_OUTCOMES },
 		),
 		shardStatus: shardStatusGauge(registry),
 		recordUpstream(result, seconds) {

@@ -17,9 +17,11 @@ import { storeSchemeOf } from '../store-url.js';
 import { alertJob, type AlertDeps } from './alert-job.js';
 import { buildAlertPost, describeWatchPause } from './describe-watch.js';
 import { statChannelJob, type StatChannelDeps } from './stat-channel-job.js';
-import type { StatChannelRecord, WatchPause } from './watch-record.js';
+import type { AlertFiring, AlertRecord, StatChannelRecord, WatchPause } from './watch-record.js';
 import { createWatchStore, type WatchStore } from './watch-store.js';
 import { goalStoreOf } from '../goals/goal-store.js';
+import { postedEventContext } from '../webhooks/webhook-context.js';
+import { queuePostedEvent } from '../webhooks/webhook-events.js';
 
 /** What stat channels and alerts use of the bot's context. */
 export interface WatchContext {
@@ -104,7 +106,16 @@ export function alertDeps(ctx: WatchContext, now: () => number): AlertDeps {
 		historyWith: async (result, at) => historyWithSnapshot(ctx, result, at),
 		postFiring: async (record, firing, nonce) => {
 			const locale = await serverLocale(ctx, record.guildId, record.guildLocale);
-			await ctx.guildApi.postMessage(record.channelId, buildAlertPost(locale, record, firing), { nonce });
+			const post = buildAlertPost(locale, record, firing);
+			await ctx.guildApi.postMessage(record.channelId, post, { nonce });
+			// The same firing, once, for the server's webhooks: this runs under the firing's claim.
+			await queuePostedEvent(
+				postedEventContext(ctx, now),
+				record.guildId,
+				'alert.fired',
+				post,
+				alertEvent(record, firing),
+			);
 		},
 		onPause: pauseAudit(ctx, 'watch.audit.alertPaused', (record) => ({ id: record.id })),
 		claim: async (key, ttlMs) => ctx.coordinator.claim(key, Math.ceil(ttlMs)),
@@ -112,6 +123,18 @@ export function alertDeps(ctx: WatchContext, now: () => number): AlertDeps {
 		log: ctx.log,
 		serverGoals: async (guildId) => goalStoreOf(ctx).read({ scope: 'server', guildId }),
 	};
+}
+
+/** An alert firing's figures as numbers and what it is, for a webhook's body. */
+function alertEvent(record: AlertRecord, firing: AlertFiring) {
+	const figures: Record<string, number> = { value: firing.value, firing: firing.number, since: firing.since };
+	if (!firing.goal) figures.threshold = record.threshold;
+	if (firing.goal) {
+		figures.progress = firing.goal.progress;
+		figures.target = firing.goal.target;
+		if (firing.goal.forecast) figures.forecast = firing.goal.forecast.expected;
+	}
+	return { figures, details: { kind: record.kind, alertId: record.id, channelId: record.channelId } };
 }
 
 export interface Watchers {

@@ -79,6 +79,9 @@ const COUNT_OUTPUT = [
 	'digests: 0',
 	'forgotten members: 0',
 	'servers marked left: 0',
+	'webhooks: 0',
+	'webhook deliveries waiting: 0',
+	'webhook delivery logs: 0',
 	'unregistered: 1',
 	'',
 ].join('\n');

@@ -74,6 +74,7 @@ describe('the bot end to end, through the Discord stand-in and the bundled stats
 			'statchannel',
 			'stats',
 			'unlink',
+			'webhook',
 		]);
 		const stats = commands.find((c) => c.name === 'stats') as { options: { name: string; choices?: unknown[] }[] };
 		assert.deepEqual(

@@ -41,6 +41,10 @@ import { addAlert } from '../../src/watch/alert-actions.js';
 import { alertFiringClaimKey } from '../../src/watch/alert-job.js';
 import { addStatChannel, removeStatChannel } from '../../src/watch/stat-channel-actions.js';
 import { createWebStore } from '../../src/web/auth/sessions.js';
+import { addWebhook, testWebhook } from '../../src/webhooks/webhook-actions.js';
+import { deliveryClaimKey } from '../../src/webhooks/webhook-delivery.js';
+import { queueWebhookEvent } from '../../src/webhooks/webhook-events.js';
+import { webhookStoreOf } from '../../src/webhooks/webhook-store.js';
 import { startOutside, startStoreRun, storeTargets, type Outside, type StoreRun } from '../actions/store-runs.js';
 import { uniqueSnowflake, usable } from '../discord/shared-stores.js';
 
@@ -245,6 +249,25 @@ for (const target of await storeTargets()) {
 			await addNote(ctx, admin, { ...note, scope: 'server', guildId });
 			// Marked left, as a GUILD_DELETE without `unavailable` marks it.
 			await markServerLeft(ctx, guildId, 'guildDelete');
+			// A webhook, an event queued for it and its delivery log (a ping to a closed loopback port: refused, logged).
+			const hooks = { ...ctx, config: { ...ctx.config, webhookAllowHosts: ['127.0.0.1'] } };
+			const { record: webhook } = await addWebhook(hooks, admin, {
+				guildId,
+				guildLocale: LOCALE,
+				format: 'standard',
+				events: 'all',
+				url: 'http://127.0.0.1:9/hook',
+			});
+			await testWebhook(hooks, admin, guildId, webhook.id);
+			const text = {
+				server: { id: guildId, name: '' },
+				account: null,
+				title: 't',
+				text: 't',
+				figures: {},
+				details: {},
+			};
+			await queueWebhookEvent({ store: webhookStoreOf(ctx), now: Date.now }, guildId, 'alert.fired', text);
 
 			// A member's records.
 			await link(ctx, memberId, memberKey);
@@ -272,6 +295,7 @@ for (const target of await storeTargets()) {
 				historyPruneClaimKey('2026-11-29'),
 				serverPurgeClaimKey(ctx.config.linkSecret, guildId),
 			];
+			for await (const queued of webhookStoreOf(ctx).queued(guildId)) claims.push(deliveryClaimKey(queued));
 			for (const key of claims) if (key) await ctx.coordinator.claim(key, 60_000);
 			// At the end of the digest's local hour it is due: sending it claims the week for the member.
 			const sent = await sendDueDigest(
@@ -319,6 +343,9 @@ for (const target of await storeTargets()) {
 				'serverNotes',
 				'digest',
 				'serverLeft',
+				'webhook',
+				'webhookQueue',
+				'webhookLog',
 				'renameBudget',
 				'loginState',
 				'statsCache',
@@ -357,6 +384,9 @@ for (const target of await storeTargets()) {
 				serverNotes: who({ servers: [guildId] }),
 				digest: who({ members: [memberId] }),
 				serverLeft: who({ servers: [guildId] }),
+				webhook: who({ members: [admin.userId], servers: [guildId] }),
+				webhookQueue: who({ servers: [guildId] }),
+				webhookLog: who({ servers: [guildId] }),
 				renameBudget: who({}),
 				loginState: who({}),
 				statsCache: who({}),

@@ -41,6 +41,7 @@ const MANAGE_OUTCOMES = {
 	'board-paused-gone': paused('web.manage.done.boardPaused', 'channelGone'),
 	'board-paused-permissions': paused('web.manage.done.boardPaused', 'missingPermissions'),
 	'board-removed': 'web.manage.done.boardRemoved',
+	'webhook-removed': 'webhook.web.removedDone',
 	'nothing-removed': 'web.manage.done.nothingRemoved',
 	'public-on': 'web.manage.done.publicOn',
 	'public-off': 'web.manage.done.publicOff',

@@ -9,6 +9,7 @@ import type { BoardRecord } from '../../boards/board-record.js';
 import type { GoalFigures } from '../../goals/goal-figures.js';
 import type { Goal } from '../../goals/goal-record.js';
 import type { Note } from '../../notes/note-record.js';
+import type { WebhookListing } from '../../webhooks/webhook-actions.js';
 import type { ChannelFacts, RoleFacts } from '../bot-guilds.js';
 import { discordTextToHtml, type MentionNames, type SafeHtml } from '../html.js';
 import type { ListedThing } from './manage-lists.js';
@@ -39,6 +40,8 @@ export interface ManagePageData {
 	goalFigures?: readonly GoalFigures[];
 	/** The server's notes (src/notes). */
 	notes?: readonly Note[];
+	/** The server's outgoing webhooks with their last deliveries (src/webhooks). */
+	webhooks?: readonly WebhookListing[];
 	/** The server's boards (src/boards). */
 	boards?: WatchList<BoardRecord>;
 	/** The public page's address while it is on. */

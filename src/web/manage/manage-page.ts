@@ -8,6 +8,7 @@ import { utcDateOf } from '../../history/utc-days.js';
 import { action, type ManagePageData } from './manage-page-data.js';
 import { keySection, settingsSection, type KeySectionData } from './manage-settings.js';
 import { alertsSection, reportsSection, statChannelsSection } from './manage-watch.js';
+import { webhooksManageSection } from './manage-webhooks.js';
 
 /** The manage page (docs/web-dashboard.md): one section per admin command. */
 export function manageBody(page: ManagePageData): SafeHtml {
@@ -24,6 +25,7 @@ export function manageBody(page: ManagePageData): SafeHtml {
 			<a href="#alerts">${t('web.manage.alertsTitle')}</a> <a href="#goals">${t('web.goals.title')}</a>
 			<a href="#notes">${t('web.notes.title')}</a>
 			<a href="#boards">${t('web.manage.boardsTitle')}</a>
+			<a href="#webhooks">${t('webhook.web.heading')}</a>
 			<a href="#public">${t('web.publicTitle')}</a>
 		</nav>
 		${keySection(page)} ${settingsSection(page)} ${reportsSection(page)} ${statChannelsSection(page)}
@@ -43,6 +45,7 @@ export function manageBody(page: ManagePageData): SafeHtml {
 			today: utcDateOf(page.now),
 		})}
 		${page.boards ? boardsManageSection({ ...page, action: action(page, 'boards'), boards: page.boards }) : ''}
+		${page.webhooks ? webhooksManageSection({ ...page, action: action(page, 'webhooks'), webhooks: page.webhooks }) : ''}
 		${publicSection(page)}`;
 }
 

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { addBoard, removeBoard } from '../../boards/board-actions.js';
 import { removeGoal, setGoal } from '../../goals/goal-actions.js';
 import { addNote, removeNote } from '../../notes/note-actions.js';
+import { removeWebhook } from '../../webhooks/webhook-actions.js';
 import { addReport, removeReport } from '../../reports/report-actions.js';
 import { addAlert, removeAlert } from '../../watch/alert-actions.js';
 import { addStatChannel, removeStatChannel } from '../../watch/stat-channel-actions.js';
@@ -131,6 +132,16 @@ export function manageRecordRoutes(deps: WebDeps): Hono<WebEnv> {
 			addNote(deps, server.actor, { ...scope, date: field(form, 'date') || null, text: field(form, 'text') }),
 		);
 		return back(c, server, 'note-added', 'notes');
+	});
+
+	// Adding a webhook stays with `/webhook add`, whose private reply shows its signing secret once.
+	manage.post('/servers/:guildId/webhooks', formSession, async (c) => {
+		const { server, form } = await posted(c);
+		if (field(form, 'action') !== 'remove') return back(c, server, 'nothing-removed', 'webhooks');
+		const removed = await refusing(c, server, () =>
+			removeWebhook(deps, server.actor, server.guildId, field(form, 'webhook') || null),
+		);
+		return back(c, server, removed ? 'webhook-removed' : 'nothing-removed', 'webhooks');
 	});
 
 	return manage;

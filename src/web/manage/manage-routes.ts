@@ -11,6 +11,7 @@ import { listAlerts } from '../../watch/alert-actions.js';
 import { listGoals, listServerGoalRecords } from '../../goals/goal-actions.js';
 import { UserFacingError } from '../../errors.js';
 import { listNotes } from '../../notes/note-actions.js';
+import { listWebhooks } from '../../webhooks/webhook-actions.js';
 import { listStatChannels } from '../../watch/stat-channel-actions.js';
 import { listBoards } from '../../boards/board-actions.js';
 import { HttpError } from '../http-error.js';
@@ -93,6 +94,7 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 				throw error;
 			},
 		);
+		const webhooks = await listWebhooks(deps, actor, guildId);
 		const linker = key?.linkedBy ? await deps.botGuilds.member(guildId, key.linkedBy).catch(() => null) : null;
 		const names = mentionNamesOf(guild, channels);
 		// A channel Discord no longer lists still has its line: by the words `/statchannel remove` offers it with.
@@ -130,6 +132,7 @@ export function manageRoutes(deps: WebDeps, site: Site): Hono<WebEnv> {
 				goalFigures,
 				notes,
 				boards,
+				webhooks,
 				publicUrl: token ? `${site.origin}/p/${token}` : null,
 				names: { ...names, channels: channelNames },
 			}),
