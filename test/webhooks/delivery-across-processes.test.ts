@@ -257,7 +257,11 @@ for (const target of await storeTargets()) {
 				const first = await startProcess(run, NOW);
 				children.push(first.child);
 				first.child.send({ go: Date.now() });
-				await until(async () => (await queued(guildId))[0]?.attempts === 1, 'the first attempt settled');
+				// Settled in the store, and its log line told (the kill must not race the line).
+				await until(
+					async () => first.lines.length > 0 && (await queued(guildId))[0]?.attempts === 1,
+					'the first attempt settled',
+				);
 				const [waiting] = await queued(guildId);
 				assert.equal(
 					waiting?.dueAt,
@@ -285,7 +289,7 @@ for (const target of await storeTargets()) {
 					// Further scans, past the idle minute: nothing is left to send.
 					for (const ahead of [WEBHOOK_SCAN_MS, 2 * WEBHOOK_SCAN_MS, 90_000]) {
 						second.setClock(NOW + RETRY_DELAYS_MS[0]! + ahead);
-						await sleep(200);
+						await sleep(300);
 					}
 				} finally {
 					await stopped([second]);
