@@ -1,6 +1,6 @@
 // Outgoing webhooks end to end on loopback: the bot's own services on a real store, a real HTTP receiver that
 // verifies every standard delivery with the standardwebhooks package's own verifier, the Discord stand-in for the
-// audit channel.
+// audit channel. Two bot processes on one Redis or PostgreSQL: delivery-across-processes.test.ts.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, beforeEach, describe, test } from 'node:test';
@@ -12,15 +12,14 @@ import { forgetMember } from '../../src/privacy/forget-member.js';
 import { purgeServer } from '../../src/privacy/purge-server.js';
 import { UserFacingError } from '../../src/errors.js';
 import { deliveryDeps, type WebhookContext } from '../../src/webhooks/webhook-context.js';
-import { processDelivery } from '../../src/webhooks/webhook-delivery.js';
 import { queueWebhookEvent } from '../../src/webhooks/webhook-events.js';
 import { deliverDue, webhookJob } from '../../src/webhooks/webhook-job.js';
 import type { Turn } from '../../src/core/periodic-runner.js';
 import { addWebhook, listWebhooks, removeWebhook, testWebhook } from '../../src/webhooks/webhook-actions.js';
 import { webhookStoreOf } from '../../src/webhooks/webhook-store.js';
 import type { WebhookEventData } from '../../src/webhooks/webhook-record.js';
-import { startOutside, startStoreRun, storeTargets, type Outside, type StoreRun } from '../actions/store-runs.js';
-import { uniqueSnowflake, usable } from '../discord/shared-stores.js';
+import { startOutside, startStoreRun, type Outside, type StoreRun } from '../actions/store-runs.js';
+import { uniqueSnowflake } from '../discord/shared-stores.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 const event = (text: string): WebhookEventData => ({
@@ -376,90 +375,3 @@ describe('outgoing webhooks on SQLite', () => {
 		await cleanUp();
 	});
 });
-
-for (const target of await storeTargets()) {
-	if (target.name === 'sqlite') continue;
-	const title = 'two bot processes deliver each event once, and a new process takes over the retries';
-	if (!usable(target, title)) continue;
-	describe(`${title} on ${target.name}`, () => {
-		let outside: Outside;
-		let run: StoreRun;
-		let receiver: Receiver;
-		const contexts: WebhookContext[] = [];
-		const admin: Actor = { userId: uniqueSnowflake('52'), canManageServer: true, roleIds: [], origin: 'discord' };
-		let guildId: string;
-
-		before(async () => {
-			outside = await startOutside();
-			run = await startStoreRun(target, outside);
-			receiver = await startReceiver();
-			for (let index = 0; index < 3; index += 1) {
-				const { ctx } = await run.open();
-				contexts.push({
-					...(ctx as CoreContext),
-					config: { ...ctx.config, webhookAllowHosts: ['127.0.0.1'] },
-					webhookRetryDelaysMs: FAST_RETRIES,
-				});
-			}
-			guildId = outside.sandbox.guilds[0]!.id;
-		});
-		after(async () => {
-			await receiver?.close();
-			await run?.cleanup();
-			await outside?.close();
-		});
-
-		test('each of 20 events reaches the receiver once', async () => {
-			const [a, b] = contexts as [WebhookContext, WebhookContext];
-			await addWebhook(a, admin, {
-				guildId,
-				guildLocale: null,
-				format: 'standard',
-				events: 'all',
-				url: receiver.url('/once'),
-			});
-			for (let index = 0; index < 20; index += 1) {
-				await queueWebhookEvent(
-					{ store: webhookStoreOf(a), now: Date.now },
-					guildId,
-					'alert.fired',
-					event(`e${index}`),
-				);
-			}
-			// Each process's limit per host (10 a second) puts some attempts off: turns until the queue is empty.
-			const until = Date.now() + 10_000;
-			while (Date.now() < until && (await collect(webhookStoreOf(a).queued(guildId))).length > 0) {
-				await Promise.all([deliverDue(deliveryDeps(a)), deliverDue(deliveryDeps(b)), deliverDue(deliveryDeps(a))]);
-				await new Promise((resolve) => setTimeout(resolve, 50));
-			}
-			const ids = receiver.received.map((request) => String(request.headers['webhook-id']));
-			assert.equal(ids.length, 20);
-			assert.equal(new Set(ids).size, 20);
-		});
-
-		test('a retry due when its process is gone is sent by the next one, with the same id', async () => {
-			const [a, , c] = contexts as [WebhookContext, WebhookContext, WebhookContext];
-			receiver.received.length = 0;
-			receiver.answer({ status: 503, headers: { 'retry-after': '0' } });
-			await queueWebhookEvent({ store: webhookStoreOf(a), now: Date.now }, guildId, 'report.posted', event('r'));
-			const until = async (count: number, pass: () => Promise<unknown>) => {
-				// A pass may find the attempt put off for its host's turn (the last test used the host): passes until sent.
-				const deadline = Date.now() + 8_000;
-				while (receiver.received.length < count && Date.now() < deadline) {
-					await pass();
-					await new Promise((resolve) => setTimeout(resolve, 50));
-				}
-			};
-			await until(1, async () => deliverDue(deliveryDeps(a)));
-			assert.equal(receiver.received.length, 1);
-			// Process a stops here; c, started afterwards on the same store, finds the retry in the stored queue.
-			await until(2, async () => {
-				for await (const delivery of webhookStoreOf(c).queued(guildId))
-					await processDelivery(deliveryDeps(c), delivery);
-			});
-			assert.equal(receiver.received.length, 2);
-			assert.equal(receiver.received[0]!.headers['webhook-id'], receiver.received[1]!.headers['webhook-id']);
-			assert.equal(receiver.received[1]!.body, receiver.received[0]!.body, 'the same body on the retry');
-		});
-	});
-}
