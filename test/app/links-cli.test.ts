@@ -76,6 +76,8 @@ const COUNT_OUTPUT = [
 	'boards: 1',
 	'member goals: 0',
 	'server goals: 0',
+	'member notes: 0',
+	'server notes: 0',
 	'digests: 0',
 	'forgotten members: 0',
 	'servers marked left: 0',
