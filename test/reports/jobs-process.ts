@@ -16,8 +16,9 @@ import { ManualClock } from './manual-clock.js';
 
 const [mode = '', storeUrl = '', prefix = '', start = '0', end = '0', secretHex = ''] = process.argv.slice(2);
 const secret = Buffer.from(secretHex, 'hex');
-// The background jobs run two loops here: the report scan and the daily history prune.
-const clock = new ManualClock(Number(start), mode === 'sampler' ? 1 : 2);
+// The background jobs run four loops here: the report scan, the daily history prune, the purge of servers the bot
+// left and the webhooks' queue (the watch jobs are off).
+const clock = new ManualClock(Number(start), mode === 'sampler' ? 1 : 4);
 const stores = await openStores(storeUrl, { namespacePrefix: prefix });
 const coordinator = await openCoordinator(storeUrl, { namespacePrefix: prefix, now: clock.now });
 const send = async (message: object) => new Promise<void>((resolve) => process.send?.(message, () => resolve()));
