@@ -14,6 +14,8 @@ import { createKeyring } from '../links/link-record.js';
 import { resealLinks } from '../links/reseal-links.js';
 import { sqliteFileOf, storeSchemeOf } from '../store-url.js';
 import { openStores } from '../store/open-stores.js';
+import { openCoordinator } from '../store/coordination.js';
+import { checkWebhooks, resealWebhooks, type WebhookSealContext } from '../webhooks/reseal-webhooks.js';
 import type { Stores } from '../store/open-stores.js';
 import { describeStoreFailure } from './store-failure.js';
 
@@ -26,6 +28,21 @@ const print = (figures: CountLine[]) => {
 const progressLine = (verb: string) => (done: number) => {
 	if (done % PROGRESS_EVERY === 0) process.stderr.write(`${verb} ${done} records so far\n`);
 };
+
+/** Runs `fn` with what the webhooks' store needs: its locks come from a coordinator on the same store. */
+async function withWebhookSeals<T>(
+	stores: Stores,
+	config: { storeUrl: string; linkSecret: Buffer | null; linkSecretPrevious: Buffer | null },
+	fn: (ctx: WebhookSealContext) => Promise<T>,
+): Promise<T> {
+	const coordinator = await openCoordinator(config.storeUrl);
+	try {
+		const linkSecret = config.linkSecret ?? Buffer.alloc(0);
+		return await fn({ stores, coordinator, config: { ...config, linkSecret } });
+	} finally {
+		await coordinator.close();
+	}
+}
 
 /** Runs one command; resolves to the exit code. */
 export async function runLinks(args: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
@@ -66,7 +83,11 @@ export async function runLinks(args: string[], env: Record<string, string | unde
 				return 0;
 			case 'check': {
 				const keyring = createKeyring(config.linkSecret ?? Buffer.alloc(0), config.linkSecretPrevious);
-				const { readable, unreadable } = await checkLinks(stores, keyring);
+				const links = await checkLinks(stores, keyring);
+				// Webhooks' URLs and signing secrets are sealed under the same secrets: one figure for both.
+				const webhooks = await withWebhookSeals(stores, config, async (ctx) => checkWebhooks(ctx));
+				const readable = links.readable + webhooks.readable;
+				const unreadable = [...links.unreadable, ...webhooks.unreadable];
 				print([
 					['readable', readable],
 					['unreadable', unreadable.length],
@@ -76,11 +97,12 @@ export async function runLinks(args: string[], env: Record<string, string | unde
 			}
 			case 'reseal': {
 				const keyring = createKeyring(config.linkSecret ?? Buffer.alloc(0), config.linkSecretPrevious);
-				const counts = await resealLinks(stores, keyring, progressLine('resealed or checked'));
+				const links = await resealLinks(stores, keyring, progressLine('resealed or checked'));
+				const webhooks = await withWebhookSeals(stores, config, async (ctx) => resealWebhooks(ctx));
 				print([
-					['resealed', counts.resealed],
-					['already current', counts.alreadyCurrent],
-					['unreadable', counts.unreadable],
+					['resealed', links.resealed + webhooks.resealed],
+					['already current', links.alreadyCurrent + webhooks.alreadyCurrent],
+					['unreadable', links.unreadable + webhooks.unreadable],
 				]);
 				return 0;
 			}

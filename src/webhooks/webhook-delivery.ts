@@ -84,7 +84,10 @@ export function openWebhook(sealer: Sealer, record: WebhookRecord): { url: strin
  * A webhook sealed under LINK_SECRET_PREVIOUS sealed again under LINK_SECRET, as a link is when read, unless it
  * changed meanwhile: after a rotation every webhook that delivers once no longer needs the previous secret.
  */
-async function resealWebhook(deps: Pick<DeliveryDeps, 'sealer' | 'store'>, record: WebhookRecord): Promise<void> {
+export async function resealWebhook(
+	deps: Pick<DeliveryDeps, 'sealer' | 'store'>,
+	record: WebhookRecord,
+): Promise<void> {
 	const { url, secret } = openWebhook(deps.sealer, record);
 	const key = webhookKey(record.guildId, record.id);
 	await deps.store.webhooks.update(record.guildId, record.id, (current) =>

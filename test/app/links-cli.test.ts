@@ -12,6 +12,11 @@ import { openStores } from '../../src/store/open-stores.js';
 import type { Stores } from '../../src/store/open-stores.js';
 import { createWebStore } from '../../src/web/auth/sessions.js';
 import { POSTGRES_URL, REDIS_URL, postgresBackend, redisBackend } from '../links/backends.js';
+import { openCoordinator } from '../../src/store/coordination.js';
+import { openWebhook } from '../../src/webhooks/webhook-delivery.js';
+import { webhookKey, type WebhookRecord } from '../../src/webhooks/webhook-record.js';
+import { newSigningSecret, sealerOf } from '../../src/webhooks/webhook-seal.js';
+import { webhookStoreOf } from '../../src/webhooks/webhook-store.js';
 
 const CLI = new URL('../../src/app/links-cli.ts', import.meta.url).pathname;
 // Resolved here: the CLI runs in a fresh directory (no .env), where `tsx` alone would not resolve.
@@ -176,6 +181,68 @@ describe('links on a SQLite store', () => {
 		await reopened.links.delete('user:3');
 		await reopened.close();
 	});
+});
+
+test('check and reseal cover the webhooks, whose URL and signing secret are sealed like a key', async () => {
+	const hooksUrl = `sqlite://${join(dir, 'webhooks.sqlite')}`;
+	const url = 'https://hooks.example.com/services/T000/B000/XyZsecretPath1234';
+	const secret = newSigningSecret();
+	const sealed = (linkSecret: Buffer) => sealerOf({ linkSecret, linkSecretPrevious: null });
+	const open = async <T>(fn: (ctx: Parameters<typeof webhookStoreOf>[0]) => Promise<T>) => {
+		const stores = await openStores(hooksUrl);
+		const coordinator = await openCoordinator(hooksUrl);
+		try {
+			return await fn({ stores, coordinator, config: { storeUrl: hooksUrl } });
+		} finally {
+			await coordinator.close();
+			await stores.close();
+		}
+	};
+	const key = webhookKey('900', 'w1');
+	const sealer = sealed(SECRET_A);
+	const record: WebhookRecord = {
+		v: 1,
+		guildId: '900',
+		id: 'w1',
+		format: 'standard',
+		events: 'all',
+		kid: sealer.kid,
+		sealedUrl: sealer.seal(url, key, 'url'),
+		sealedSecret: sealer.seal(secret, key, 'secret'),
+		hint: 'hooks.example.com …1234',
+		createdBy: '1',
+		createdAt: 0,
+		guildLocale: null,
+		disabled: null,
+	};
+	await open(async (ctx) => webhookStoreOf(ctx).webhooks.put(record));
+	const rotatedOnly = { STORE_URL: hooksUrl, LINK_SECRET: hex(SECRET_B) };
+	const rotated = { ...rotatedOnly, LINK_SECRET_PREVIOUS: hex(SECRET_A) };
+	const printed = (run: Run) => `${run.stdout}${run.stderr}`;
+
+	const before = await links(['check'], rotatedOnly);
+	assert.equal(before.code, 1);
+	assert.deepEqual(figures(before.stdout), { readable: 0, unreadable: 1 });
+	assert.equal(before.stdout.trim().split('\n')[2], key, 'named by its store key');
+	assert.equal((await links(['check'], rotated)).code, 0, 'the previous secret still opens it');
+
+	const resealed = await links(['reseal'], rotated);
+	assert.equal(resealed.code, 0, resealed.stderr);
+	assert.deepEqual(figures(resealed.stdout), { resealed: 1, 'already current': 0, unreadable: 0 });
+	assert.deepEqual(figures((await links(['reseal'], rotated)).stdout), {
+		resealed: 0,
+		'already current': 1,
+		unreadable: 0,
+	});
+	const after = await links(['check'], rotatedOnly);
+	assert.equal(after.code, 0);
+	assert.deepEqual(figures(after.stdout), { readable: 1, unreadable: 0 });
+	for (const run of [before, resealed, after]) {
+		assert.ok(!printed(run).includes('XyZsecretPath') && !printed(run).includes(secret), 'nothing sealed printed');
+	}
+	// LINK_SECRET_PREVIOUS gone, the webhook opens with the new secret alone: URL and signing secret both.
+	const stored = await open(async (ctx) => webhookStoreOf(ctx).webhooks.get('900', 'w1'));
+	assert.deepEqual(openWebhook(sealed(SECRET_B), stored!), { url, secret });
 });
 
 interface MigrationTarget {
