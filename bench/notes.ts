@@ -1,19 +1,13 @@
 // A /stats cache hit with 50 notes on the member's chart (the most a scope may have) beside one without, in one bot
 // process and the same run: reading the notes, keying the chart input by them and drawing them must cost a cached
 // reply (almost) nothing, since the input, the config and the PNG are reused while the notes stay the same.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { addDays, utcDateOf } from '../src/history/utc-days.js';
 import { MAX_NOTES_PER_SCOPE } from '../src/notes/note-record.js';
-import { openStatsStore, seedDemoAccount, startStatsServer } from '../src/service/index.js';
-import { startDiscordSandbox, type DiscordSandbox } from '../sandbox/index.js';
-import { registerBotCommands } from '../test/app/harness.js';
-import { buildBundle } from '../scripts/build.mjs';
+import { seedDemoAccount } from '../src/service/index.js';
+import type { DiscordSandbox } from '../sandbox/index.js';
 import type { BenchFigure } from './figures.js';
 import { percentile } from './percentile.js';
-import { botEnv, linkMember, measureSequential, startBotProcess } from './stats.js';
+import { botEnv, linkMember, measureSequential, openBenchWorld, startBotProcess } from './stats.js';
 
 /** Rounds per member, in TURNS alternating turns, so the machine's load weighs on both alike. */
 const ROUNDS = 800;
@@ -41,17 +35,7 @@ async function addBenchNotes(sandbox: DiscordSandbox, userId: string): Promise<v
 }
 
 export async function runNotesBench(): Promise<BenchFigure[]> {
-	await buildBundle();
-	const dir = mkdtempSync(join(tmpdir(), 'adstats-bench-notes-'));
-	const store = openStatsStore(join(dir, 'service.sqlite'));
-	const service = await startStatsServer({ store, port: 0, rateLimitPerMinute: 0 });
-	const sandbox = await startDiscordSandbox({ guildCount: 1, preloadValidators: true });
-	await registerBotCommands(sandbox);
-	const env = {
-		STATS_API_BASE_URL: service.url,
-		STORE_URL: `sqlite://${join(dir, 'bot.sqlite')}`,
-		LINK_SECRET: randomBytes(32).toString('hex'),
-	};
+	const { store, sandbox, env, close } = await openBenchWorld('adstats-bench-notes-');
 	try {
 		const plain = '500000000000002000';
 		const noted = '500000000000002001';
@@ -133,9 +117,6 @@ export async function runNotesBench(): Promise<BenchFigure[]> {
 			},
 		];
 	} finally {
-		await sandbox.close();
-		await service.close();
-		store.close();
-		rmSync(dir, { recursive: true, force: true });
+		await close();
 	}
 }

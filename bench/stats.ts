@@ -157,9 +157,13 @@ async function measureBurstWithAcks(sandbox: DiscordSandbox, bot: BotProcess, us
 	return { upstream: (await bot.timings()).upstreamRequests - before, acks };
 }
 
-export async function runStatsBench(): Promise<BenchFigure[]> {
+/**
+ * What a bench of the bot runs against: the bundle built, the stats service on a SQLite file, the Discord stand-in
+ * with the commands registered, and the bot's environment on a store of its own; `close` removes it all.
+ */
+export async function openBenchWorld(prefix: string) {
 	await buildBundle();
-	const dir = mkdtempSync(join(tmpdir(), 'adstats-bench-'));
+	const dir = mkdtempSync(join(tmpdir(), prefix));
 	const store = openStatsStore(join(dir, 'service.sqlite'));
 	const service = await startStatsServer({ store, port: 0, rateLimitPerMinute: 0 });
 	const sandbox = await startDiscordSandbox({ guildCount: 1, preloadValidators: true });
@@ -169,6 +173,17 @@ export async function runStatsBench(): Promise<BenchFigure[]> {
 		STORE_URL: `sqlite://${join(dir, 'bot.sqlite')}`,
 		LINK_SECRET: randomBytes(32).toString('hex'),
 	};
+	const close = async () => {
+		await sandbox.close();
+		await service.close();
+		store.close();
+		rmSync(dir, { recursive: true, force: true });
+	};
+	return { dir, store, sandbox, env, close };
+}
+
+export async function runStatsBench(): Promise<BenchFigure[]> {
+	const { dir, store, sandbox, env, close } = await openBenchWorld('adstats-bench-');
 	const figures: BenchFigure[] = [];
 	try {
 		const burstUsers = Array.from({ length: BURST }, (_, i) => String(500000000000000000n + BigInt(i)));
@@ -366,10 +381,7 @@ export async function runStatsBench(): Promise<BenchFigure[]> {
 			},
 		);
 	} finally {
-		await sandbox.close();
-		await service.close();
-		store.close();
-		rmSync(dir, { recursive: true, force: true });
+		await close();
 	}
 	return figures;
 }
