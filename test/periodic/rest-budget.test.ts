@@ -140,9 +140,13 @@ test('a global 429 at the stand-in holds the caller for its retry_after and the 
 		assert.deepEqual(new Set(results), new Set(['ok']));
 		assert.ok(sandbox.globalLimit.refused > 0, 'the stand-in refused some');
 		// Every request that reached the stand-in took a slot, the retries @discordjs/rest made after a 429 included.
+		// A slot may be taken and left unused (a 429's hold began while the store answered, or a late timer pushed
+		// the grant past the second's quiet end): the budget then errs on the safe side, so more slots than requests
+		// is right, fewer would mean a retry went out uncounted.
 		await new Promise((resolve) => setTimeout(resolve, 100));
 		const requests = [...sandbox.globalLimit.perSecond.values()].reduce((sum, count) => sum + count, 0);
-		assert.equal(takes, requests, `${takes} slots taken for ${requests} requests`);
+		assert.ok(requests > 15, `${requests} requests: the refused calls were not made again`);
+		assert.ok(takes >= requests, `${takes} slots taken for ${requests} requests`);
 	} finally {
 		await sandbox.close();
 	}
