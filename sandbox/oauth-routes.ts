@@ -147,8 +147,10 @@ interface UserGuild {
 
 /** Every guild `userId` is in, with the bot or not, sorted by id as Discord lists them. */
 function guildsOf(state: SandboxState, userId: string): UserGuild[] {
+	const isBot = userId === state.settings.botUser.id;
 	const guilds: UserGuild[] = state.guilds
-		.filter((guild) => guild.isMember(userId))
+		// The bot's own list leaves out the guilds it was removed from; a member's still holds them.
+		.filter((guild) => guild.isMember(userId) && !(isBot && state.removedGuilds.has(guild.id)))
 		.map((guild) => guild.toUserGuild(userId) as UserGuild);
 	for (const guild of state.guildsWithoutBot.values()) {
 		const member = guild.members.get(userId);

@@ -1,7 +1,7 @@
 // Servers the bot leaves, wired: the gateway's removals, additions and READYs into marks, and the minute job that
 // purges a server SERVER_DATA_DAYS after its removal.
 import type { BotContext } from '../discord/context.js';
-import { botPresence, type GuildPresenceHandlers } from '../discord/guild-presence.js';
+import { botGuildList, botPresence, type GuildPresenceHandlers } from '../discord/guild-presence.js';
 import { claimOnce } from '../core/claims.js';
 import { errorName, type Clock } from '../core/periodic-runner.js';
 import { clearServerLeft, markServerLeft, readyCheck } from '../privacy/left-server-actions.js';
@@ -11,6 +11,8 @@ export function leftServerJobDeps(ctx: BotContext, now: () => number): LeftServe
 	return {
 		ctx,
 		presence: botPresence(ctx.guildApi),
+		// HTTP interactions mode: no gateway, so Discord's list of the bot's servers tells of removals.
+		listGuilds: ctx.config.interactionsPort === null ? null : botGuildList(ctx.guildApi),
 		claimOnce: claimOnce(ctx.coordinator),
 		now,
 		log: ctx.log,

@@ -148,6 +148,8 @@ const WORK_CLAIMS: ReadonlyArray<[prefix: string, owner: (key: string) => Partia
 	['stats-flight:', () => ({})],
 	// `server-purge:<keyed hash of the server id>`: outlives the purge it guards, so it never names the server.
 	['server-purge:', () => ({})],
+	// `left-servers-guild-list:<window>`: the one listing of the bot's servers (HTTP interactions mode) in a window.
+	['left-servers-guild-list:', () => ({})],
 	// `webhook-delivery:<server>:<webhook>:<event>:<attempt>:<due>`: one attempt of one queued delivery.
 	['webhook-delivery:', (key) => ({ servers: segment(key, 1) })],
 ];

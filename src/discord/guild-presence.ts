@@ -66,3 +66,35 @@ export function botPresence(api: GuildApi): (guildId: string) => Promise<'in' | 
 	const rest = botRestOf(api);
 	return async (guildId) => (rest ? botPresenceIn(rest, guildId) : 'unknown');
 }
+
+/** Discord's largest page of `GET /users/@me/guilds`. */
+const GUILDS_PAGE = 200;
+
+/**
+ * Every server the bot is in, from `GET /users/@me/guilds` page by page (HTTP interactions mode has no READY to
+ * list them). Rejects when any page fails: a partial list would name servers the bot is still in as left.
+ */
+export async function listBotGuildIds(rest: REST): Promise<Set<string>> {
+	const guildIds = new Set<string>();
+	let after: string | null = null;
+	for (;;) {
+		const query = new URLSearchParams({ limit: String(GUILDS_PAGE) });
+		if (after !== null) query.set('after', after);
+		const page = (await rest.get(Routes.userGuilds(), { query })) as { id?: unknown }[];
+		if (!Array.isArray(page)) throw new TypeError('GET /users/@me/guilds answered no list');
+		let last: string | null = null;
+		for (const guild of page) {
+			if (typeof guild.id !== 'string') continue;
+			guildIds.add(guild.id);
+			if (last === null || BigInt(guild.id) > BigInt(last)) last = guild.id;
+		}
+		if (page.length < GUILDS_PAGE || last === null || last === after) return guildIds;
+		after = last;
+	}
+}
+
+/** The same over the REST client behind a GuildApi; null when it has none (a test's own GuildApi). */
+export function botGuildList(api: GuildApi): (() => Promise<Set<string>>) | null {
+	const rest = botRestOf(api);
+	return rest ? async () => listBotGuildIds(rest) : null;
+}

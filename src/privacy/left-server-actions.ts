@@ -69,6 +69,7 @@ export async function storedServerIds(stores: Stores): Promise<Set<string>> {
 export async function markMissingFromReady(
 	ctx: LeftServerActionContext,
 	readies: readonly ShardReady[],
+	seenBy: 'ready' | 'guildList' = 'ready',
 ): Promise<string[]> {
 	if (readies.length === 0) return [];
 	for await (const mark of leftServerStoreOf(ctx).list()) {
@@ -78,7 +79,7 @@ export async function markMissingFromReady(
 	for (const guildId of await storedServerIds(ctx.stores)) {
 		const ready = readies.find((candidate) => shardOfGuild(guildId, candidate.shardCount) === candidate.shardId);
 		if (!ready || ready.guildIds.has(guildId)) continue;
-		await markServerLeft(ctx, guildId, 'ready');
+		await markServerLeft(ctx, guildId, seenBy);
 		marked.push(guildId);
 	}
 	return marked;

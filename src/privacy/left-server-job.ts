@@ -4,13 +4,15 @@
 import { createHmac } from 'node:crypto';
 import type { Config } from '../config.js';
 import { errorName, type JobLog, type PeriodicJob, type Turn } from '../core/periodic-runner.js';
-import { clearServerLeft, type LeftServerActionContext } from './left-server-actions.js';
+import { clearServerLeft, markMissingFromReady, type LeftServerActionContext } from './left-server-actions.js';
 import { purgeDueAt, type LeftServerRecord } from './left-server-record.js';
 import { leftServerStoreOf } from './left-server-store.js';
 import type { PrivacyContext } from './privacy-context.js';
 import { purgeServer } from './purge-server.js';
 
 export const LEFT_SERVER_EVERY_MS = 60_000;
+/** HTTP interactions mode: how often one process across all lists the bot's servers, besides each process's first turn. */
+export const GUILD_LIST_EVERY_MS = 6 * 3_600_000;
 /** A purge claimed and not finished (its process died) is tried again after this. */
 const PURGE_CLAIM_MS = 10 * 60_000;
 
@@ -23,6 +25,11 @@ export interface LeftServerJobDeps {
 	presence: (guildId: string) => Promise<BotPresence>;
 	/** True for the one caller across every process that first claims `key` (claimOnce). */
 	claimOnce: (key: string, ttlMs: number) => Promise<boolean>;
+	/**
+	 * HTTP interactions mode (no gateway tells of a removal): every server the bot is in, from Discord. The job then
+	 * marks every stored server missing from it, at its first turn and every GUILD_LIST_EVERY_MS.
+	 */
+	listGuilds?: (() => Promise<ReadonlySet<string>>) | null;
 	/** Epoch ms. */
 	now: () => number;
 	log: JobLog;
@@ -65,9 +72,37 @@ export async function settleLeftServer(deps: LeftServerJobDeps, mark: LeftServer
 	return 'purged';
 }
 
+/**
+ * Without a gateway, the bot's servers as Discord lists them stand in for READY: a stored server not among them is
+ * marked left (the purge still asks Discord first), a listed one's mark is cleared. Each process lists at its first
+ * turn (a start-up, as READY would), then one process across all every GUILD_LIST_EVERY_MS.
+ */
+function guildListCheck(deps: LeftServerJobDeps): (() => Promise<void>) | null {
+	const { listGuilds } = deps;
+	if (!listGuilds) return null;
+	let listedOnce = false;
+	return async () => {
+		const window = Math.floor(deps.now() / GUILD_LIST_EVERY_MS);
+		const claimed = await deps.claimOnce(`left-servers-guild-list:${window}`, GUILD_LIST_EVERY_MS);
+		if (listedOnce && !claimed) return;
+		listedOnce = true;
+		let guildIds: ReadonlySet<string>;
+		try {
+			guildIds = await listGuilds();
+		} catch (error) {
+			deps.log.warn({ error: errorName(error) }, 'left servers not checked: the list of servers did not come');
+			return;
+		}
+		const marked = await markMissingFromReady(deps.ctx, [{ shardId: 0, shardCount: 1, guildIds }], 'guildList');
+		deps.log.info({ servers: guildIds.size, marked: marked.length }, 'left servers checked against the server list');
+	};
+}
+
 /** The minute job over every mark; one mark failing leaves the others to go on. */
 export function leftServerJob(deps: LeftServerJobDeps): PeriodicJob {
+	const checkGuildList = guildListCheck(deps);
 	const turn = async (round: Turn) => {
+		if (checkGuildList) await checkGuildList();
 		for await (const mark of leftServerStoreOf(deps.ctx).list()) {
 			if (round.stopping) break;
 			try {

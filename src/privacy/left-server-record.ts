@@ -1,5 +1,6 @@
-// A server the bot was removed from (GUILD_DELETE without `unavailable`, or missing from its shard's READY): kept
-// until SERVER_DATA_DAYS after `leftAt`, when everything the server owns is purged, or until the bot is added back.
+// A server the bot was removed from (GUILD_DELETE without `unavailable`, missing from its shard's READY, or in HTTP
+// interactions mode missing from the bot's list of servers): kept until SERVER_DATA_DAYS after `leftAt`, when
+// everything the server owns is purged, or until the bot is added back.
 import { SERVER_LEFT_PREFIX } from '../core/record-kinds.js';
 
 export const LEFT_SERVER_SCHEMA_VERSION = 1;
@@ -9,8 +10,11 @@ export interface LeftServerRecord {
 	guildId: string;
 	/** Epoch ms: when the bot saw itself removed. */
 	leftAt: number;
-	/** What told it: the gateway's GUILD_DELETE, or the server missing from its shard's READY after a start. */
-	seenBy: 'guildDelete' | 'ready';
+	/**
+	 * What told it: the gateway's GUILD_DELETE, the server missing from its shard's READY after a start, or (HTTP
+	 * interactions mode, no gateway) missing from the bot's own list of servers.
+	 */
+	seenBy: 'guildDelete' | 'ready' | 'guildList';
 }
 
 export const leftServerKey = (guildId: string): string => `${SERVER_LEFT_PREFIX}${guildId}`;
@@ -25,7 +29,7 @@ export function parseLeftServerRecord(raw: unknown): LeftServerRecord | null {
 		v: LEFT_SERVER_SCHEMA_VERSION,
 		guildId: record.guildId,
 		leftAt: record.leftAt,
-		seenBy: record.seenBy === 'ready' ? 'ready' : 'guildDelete',
+		seenBy: record.seenBy === 'ready' || record.seenBy === 'guildList' ? record.seenBy : 'guildDelete',
 	};
 }
 

@@ -1,11 +1,12 @@
 // Servers the bot leaves, with the real bot on the Discord stand-in and a real SQLite store: a removal marks the
 // server, an outage does not; SERVER_DATA_DAYS=0 purges it at once, leaving no byte that names it; the bot added
 // back keeps everything; Discord answering 200 clears a mark without a purge; a server missing from its shard's
-// READY after a restart is marked (only by its own shard); a restart between the mark and the purge still purges.
+// READY after a restart is marked (only by its own shard); in HTTP interactions mode a server missing from Discord's
+// list of the bot's servers is; a restart between the mark and the purge still purges.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { leftServerJobDeps } from '../../src/app/left-servers.js';
-import { settleLeftServer } from '../../src/privacy/left-server-job.js';
+import { leftServerJob, settleLeftServer } from '../../src/privacy/left-server-job.js';
 import { markServerLeft } from '../../src/privacy/left-server-actions.js';
 import {
 	eventually,
@@ -144,6 +145,59 @@ describe('servers the bot leaves', () => {
 		await eventually(async () => (await markOf(both.ctx, g2)) === null, 'g2 back in READY');
 		assert.equal(await markOf(both.ctx, g1), null);
 		for (const id of [g0, g1, g2, g3]) assert.ok(await hasServerRecords(both.ctx, id));
+	});
+
+	it("in HTTP interactions mode (no gateway) marks a server missing from Discord's list of the bot's servers", async () => {
+		// 203 servers: the list comes in two pages of Discord's 200, and a server on the second page is judged too.
+		const w = await world({ guildCount: 203 });
+		const http = { INTERACTIONS_PORT: '0', DISCORD_PUBLIC_KEY: w.sandbox.publicKeyHex };
+		const sorted = [...w.sandbox.guildIds].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
+		const [kept, removed, back] = [sorted[0]!, sorted.at(-1)!, sorted[1]!];
+		const first = await w.start(http);
+		assert.equal(first.client, null, 'no gateway in HTTP interactions mode');
+		for (const id of [kept, removed, back]) await giveServerRecords(first.ctx, id);
+		// A stale mark of a server the bot is in: the list clears it.
+		await markServerLeft(first.ctx, back, 'guildDelete');
+		await w.stop();
+		w.sandbox.removeBotFromGuild(removed);
+
+		const bot = await w.start(http);
+		await eventually(async () => (await markOf(bot.ctx, removed)) !== null, 'the removed server marked at start-up');
+		assert.equal((await markOf(bot.ctx, removed))?.seenBy, 'guildList');
+		await eventually(async () => (await markOf(bot.ctx, back)) === null, 'the listed server cleared');
+		assert.equal(await markOf(bot.ctx, kept), null);
+		for (const id of [kept, removed, back])
+			assert.ok(await hasServerRecords(bot.ctx, id), 'nothing purged before its days');
+		assert.ok(w.logs.some((line) => line.includes('left servers checked against the server list')));
+	});
+
+	it('in HTTP interactions mode a failing list marks nothing, and SERVER_DATA_DAYS=0 purges what it marks', async () => {
+		const w = await world();
+		const [kept, removed] = w.sandbox.guildIds as [string, string];
+		const bot = await w.start({
+			INTERACTIONS_PORT: '0',
+			DISCORD_PUBLIC_KEY: w.sandbox.publicKeyHex,
+			SERVER_DATA_DAYS: '0',
+		});
+		for (const id of [kept, removed]) await giveServerRecords(bot.ctx, id);
+		w.sandbox.removeBotFromGuild(removed);
+		const turn = { item: undefined, round: 0, dueAt: 0, latenessMs: 0, stopping: false, sleep: async () => {} };
+
+		// Discord fails a page: a partial list would name servers the bot is in, so nothing is judged.
+		const failing = leftServerJob({
+			...leftServerJobDeps(bot.ctx, Date.now),
+			listGuilds: async () => Promise.reject(new Error('503 on page 2')),
+		});
+		await failing.turn(turn);
+		assert.equal(await markOf(bot.ctx, removed), null, 'no list, no judgement');
+		assert.ok(await hasServerRecords(bot.ctx, removed));
+		assert.ok(w.logs.some((line) => line.includes('the list of servers did not come')));
+
+		// The list comes: marked, confirmed out by GET /guilds/{id}, purged in the same turn.
+		await leftServerJob(leftServerJobDeps(bot.ctx, Date.now)).turn(turn);
+		assert.equal(await hasServerRecords(bot.ctx, removed), false);
+		assert.equal(await markOf(bot.ctx, removed), null);
+		assert.ok(await hasServerRecords(bot.ctx, kept));
 	});
 
 	it('purges after a restart between the mark and the purge (the mark is stored)', async () => {
