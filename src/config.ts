@@ -99,8 +99,11 @@ export class ConfigError extends Error {
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-/** A 365-day chart plus the 6 days its first 7-day average needs. */
-const MIN_HISTORY_DAYS = 371;
+/**
+ * A 365-day chart and today (DESIGN: below 366 is a configuration error). The chart's first 7-day average then
+ * starts from the days it has; 371 would give it whole weeks from the first day.
+ */
+const MIN_HISTORY_DAYS = 366;
 /**
  * Stat channels and alerts run at most this often. Discord allows two renames of a channel per 10 minutes and
  * its maintainers call channel names used as live counters an abuse of renames; alerts read the same snapshots.

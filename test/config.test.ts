@@ -199,7 +199,12 @@ describe('config of the second milestone', () => {
 		);
 		assert.match(
 			problemsOf({ ...BASE_ENV, HISTORY_DAYS: '30' }).join(),
-			/HISTORY_DAYS must be a whole number from 371/,
+			/HISTORY_DAYS must be a whole number from 366/,
+		);
+		assert.deepEqual(problemsOf({ ...BASE_ENV, HISTORY_DAYS: '366' }), []);
+		assert.match(
+			problemsOf({ ...BASE_ENV, HISTORY_DAYS: '365' }).join(),
+			/HISTORY_DAYS must be a whole number from 366/,
 		);
 		assert.match(problemsOf({ ...BASE_ENV, HISTORY_SAMPLING: 'maybe' }).join(), /HISTORY_SAMPLING must be on or off/);
 		assert.match(problemsOf({ ...BASE_ENV, SHARD_COUNT: '0' }).join(), /SHARD_COUNT must be a whole number/);
