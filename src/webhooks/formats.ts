@@ -72,15 +72,39 @@ const BODIES: Record<WebhookFormat, (delivery: QueuedDelivery, text: string) => 
 	discord: discordBody,
 };
 
+/** How long the name-like fields may be when the rest of an event alone passes the body's limit. */
+const FIELD_CUT = 256;
+
+/**
+ * The event with only what it cannot do without, each field cut: what is sent when the text shortened to nothing
+ * still leaves the body over 32 KB (many details, or very long names).
+ */
+function fixedFieldsOf(delivery: QueuedDelivery): QueuedDelivery {
+	const { event } = delivery;
+	return {
+		...delivery,
+		event: {
+			server: { id: event.server.id, name: clip(event.server.name, FIELD_CUT) },
+			account: event.account === null ? null : clip(event.account, FIELD_CUT),
+			title: clip(event.title, FIELD_CUT),
+			text: '',
+			figures: {},
+			details: {},
+		},
+	};
+}
+
 /** The event's body in `format`, its text shortened until the whole is at most 32 KB. */
 export function bodyOf(format: WebhookFormat, delivery: QueuedDelivery): string {
 	let text = delivery.event.text;
 	let body = BODIES[format](delivery, text);
 	while (Buffer.byteLength(body) > MAX_BODY_BYTES && text.length > 0) {
-		text = clip(text, Math.floor(text.length * 0.8));
+		// One character left is dropped, not clipped: clip() would give back the ellipsis for ever.
+		text = text.length <= 1 ? '' : clip(text, Math.floor(text.length * 0.8));
 		body = BODIES[format](delivery, text);
 	}
-	return body;
+	if (Buffer.byteLength(body) <= MAX_BODY_BYTES) return body;
+	return BODIES[format](fixedFieldsOf(delivery), '');
 }
 
 /** One attempt's body and headers; `secret` signs a standard delivery. */

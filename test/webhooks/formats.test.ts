@@ -33,6 +33,19 @@ test('every format keeps a body within 32 KB, shortening the text of a huge even
 	}
 });
 
+test('an event whose other fields alone pass 32 KB still gets a body within it, in every format, and ends', () => {
+	const huge = delivery('ü'.repeat(50_000));
+	huge.event.details = Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`detail${i}`, 'd'.repeat(100)]));
+	huge.event.account = 'A'.repeat(40_000);
+	huge.event.server.name = 'G'.repeat(40_000);
+	for (const format of WEBHOOK_FORMATS) {
+		const { body } = buildAttempt(format, huge, newSigningSecret(), Date.now());
+		assert.ok(Buffer.byteLength(body) <= MAX_BODY_BYTES, `${format}: ${Buffer.byteLength(body)} bytes`);
+		const text = JSON.stringify(JSON.parse(body));
+		assert.ok(text.includes('Weekly report'), `${format}: the title is kept`);
+	}
+});
+
 test('standard: the fixed fields win over a figure of the same name, and the signature verifies', () => {
 	const secret = newSigningSecret();
 	const { body, headers } = buildAttempt('standard', delivery('hello <@123>'), secret, Date.now());
