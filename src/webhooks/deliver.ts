@@ -65,6 +65,7 @@ async function readCapped(body: Dispatcher.ResponseData['body']): Promise<string
 			if (size >= MAX_ANSWER_BYTES) break;
 		}
 	} finally {
+		body.on('error', () => undefined);
 		body.destroy();
 	}
 	return Buffer.concat(chunks).toString('utf8');
@@ -117,8 +118,14 @@ export async function deliverOnce(url: string, attempt: Attempt, options: Delive
 			signal: AbortSignal.timeout(timeoutMs),
 		});
 		const status = answer.statusCode;
+		// A 2xx is delivered once its status line came: a body that then stalls must not have the event sent again.
+		if (status >= 200 && status < 300) {
+			// Destroying the body aborts the request: that abort is the intended end, not an error to throw.
+			answer.body.on('error', () => undefined);
+			answer.body.destroy();
+			return { kind: 'delivered', status };
+		}
 		const text = await readCapped(answer.body);
-		if (status >= 200 && status < 300) return { kind: 'delivered', status };
 		if (status === 410 || isDeletedDiscordWebhook(status, text)) return { kind: 'gone', status };
 		const failure: AttemptFailure = status >= 300 && status < 400 ? 'redirect' : 'status';
 		const wait = status === 429 || status === 503 ? retryAfterMs(answer.headers['retry-after'], now()) : null;

@@ -1,7 +1,7 @@
 // Adding, removing, listing and testing a server's webhooks: the whole rule, for `/webhook` and the dashboard.
 import { randomBytes } from 'node:crypto';
 import { auditActor, clockOf, requireManageServer, type Actor } from '../core/actor.js';
-import { UserFacingError } from '../errors.js';
+import { RelinkNeededError, UserFacingError } from '../errors.js';
 import type { MessageKey } from '../i18n/index.js';
 import { auditTime, postAudit } from '../settings/audit.js';
 import { serverLocale } from '../settings/language.js';
@@ -182,7 +182,11 @@ export async function testWebhook(
 		},
 		record,
 		ping,
-	);
+	).catch((error: unknown) => {
+		// LINK_SECRET changed without its previous one: no configured secret opens the URL any more.
+		if (error instanceof RelinkNeededError) throw new UserFacingError('webhook.unreadable');
+		throw error;
+	});
 	const entry = logEntryOf(result, ping, now(), false);
 	await store.appendLog(guildId, record.id, entry);
 	if (result.kind === 'gone' && !record.disabled) {

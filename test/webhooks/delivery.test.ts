@@ -316,6 +316,16 @@ describe('outgoing webhooks on SQLite', () => {
 		for (const request of receiver.received) verifier.verify(request.body, request.headers as Record<string, string>);
 	});
 
+	test('/webhook test after LINK_SECRET changed without its previous one says why, sending nothing', async () => {
+		const { record } = await add('/lost-secret');
+		const lost = { ...ctx, config: { ...ctx.config, linkSecret: randomBytes(32), linkSecretPrevious: null } };
+		await assert.rejects(
+			testWebhook(lost, admin, guildId, record.id),
+			(error: unknown) => error instanceof UserFacingError && error.key === 'webhook.unreadable',
+		);
+		assert.equal(receiver.received.length, 0);
+	});
+
 	test("a server's purge deletes its webhooks, their queue and their logs; forgetting the adder keeps the webhook", async () => {
 		const { record } = await add('/purged', 'slack');
 		receiver.answer({ status: 500 });
