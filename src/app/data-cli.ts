@@ -8,7 +8,7 @@ import type { LinkStoreConfig } from '../config.js';
 import { openCoordinator } from '../core/claims.js';
 import { DATA_KINDS } from '../core/count-records.js';
 import { RECORD_KINDS } from '../core/record-kinds.js';
-import { backup } from '../privacy/backup.js';
+import { backup, BackupFileError } from '../privacy/backup.js';
 import { DataUsageError, parseDataArgs } from '../privacy/data-cli-args.js';
 import type { DataCommand } from '../privacy/data-cli-args.js';
 import { forgetMember } from '../privacy/forget-member.js';
@@ -105,9 +105,13 @@ export async function runData(
 				print(kindFigures(scrubbed).map(([name, value]) => [`scrubbed ${name}`, value]));
 				return 0;
 			}
-			case 'purge':
-				print(kindFigures(await purgeServer(ctx, command.server)).map(([name, value]) => [`deleted ${name}`, value]));
+			case 'purge': {
+				const deleted = await purgeServer(ctx, command.server);
+				// The total first, as forget does, so a purge that found nothing says so.
+				print([['deleted', sum(deleted)]]);
+				print(kindFigures(deleted).map(([name, value]) => [`deleted ${name}`, value]));
 				return 0;
+			}
 			case 'backup':
 				err.write('data: keys stay sealed in the backup: restoring it needs the same LINK_SECRET\n');
 				print(kindFigures(await backup(stores, command.file), true));
@@ -148,7 +152,8 @@ async function openBoth(storeUrl: string) {
 
 /** One line about what failed; a store URL may hold a password, so it is never quoted. */
 function describeFailure(error: unknown): string {
-	if (error instanceof BadBackupLineError || error instanceof StoreNotEmptyError) return error.message;
+	if (error instanceof BadBackupLineError || error instanceof StoreNotEmptyError || error instanceof BackupFileError)
+		return error.message;
 	return describeStoreFailure(error);
 }
 

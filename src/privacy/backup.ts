@@ -1,6 +1,6 @@
 // `data backup FILE`: every data kind as JSON lines, `{"kind", "key", "raw"}`, each record exactly as the backend
 // holds it (expiry included, API keys still sealed: restoring needs the same LINK_SECRET). Written as it is read.
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Stores } from '../store/open-stores.js';
 import { storedRecords } from './stored-records.js';
@@ -12,10 +12,29 @@ export interface BackupLine {
 	raw: string;
 }
 
+/** The backup's file could not be created (it exists, or its folder does not); nothing was read or written. */
+export class BackupFileError extends Error {
+	override name = 'BackupFileError';
+}
+
+/** Opens a new file for the backup: an existing file is never overwritten (it may be the only good backup). */
+async function openNewFile(file: string): Promise<WriteStream> {
+	const out = createWriteStream(file, { flags: 'wx', mode: 0o600 });
+	try {
+		await once(out, 'open');
+		return out;
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === 'EEXIST') throw new BackupFileError(`${file} already exists: a backup never overwrites a file`);
+		if (code === 'ENOENT') throw new BackupFileError(`${file}: its folder does not exist`);
+		throw new BackupFileError(`${file} cannot be created (${code ?? 'unknown error'})`);
+	}
+}
+
 /** Records written, by the kind's registry id, in the order met. */
 export async function backup(stores: Stores, file: string): Promise<Map<string, number>> {
 	const counts = new Map<string, number>();
-	const out = createWriteStream(file, { flags: 'wx', mode: 0o600 });
+	const out = await openNewFile(file);
 	try {
 		for await (const { kind, key, raw } of storedRecords(stores, { once: true })) {
 			if (kind.keeping !== 'data') continue;

@@ -18,6 +18,7 @@ export const TOLD_KINDS = [
 	'alert',
 	'board',
 	'serverGoals',
+	'webhook',
 ] as const;
 type ToldKind = (typeof TOLD_KINDS)[number];
 
@@ -35,7 +36,7 @@ export function describeHeld(t: Translate, held: readonly HeldKind[], locale: st
 		const kind = told.find((candidate) => candidate.kind === id);
 		if (!kind) continue;
 		let line =
-			kind.servers.length > 0 && id !== 'serverLink'
+			kind.servers.length > 0
 				? t('privacy.serverLine', {
 						kind: kindName(t, id),
 						count: kind.count,

@@ -19,8 +19,11 @@ export interface MemberExport {
 	records: ExportedRecord[];
 }
 
-/** Fields a record never shows: the sealed key, the secret that sealed it, a schema version. */
-const NEVER_EXPORTED = new Set(['sealedKey', 'kid', 'v']);
+/**
+ * Fields a record never shows: the sealed key, a webhook's sealed URL and signing secret (the server's secrets, not
+ * the member's data: its `hint` says which webhook), the secret that sealed them, a schema version.
+ */
+const NEVER_EXPORTED = new Set(['sealedKey', 'sealedUrl', 'sealedSecret', 'kid', 'v']);
 
 export interface MemberHoldings {
 	/** Records of a kind that belongs to members, theirs. */

@@ -63,7 +63,8 @@ describe('npm run data on SQLite', () => {
 	it('show and export a member: figures, then the JSON file, never a key', async () => {
 		const shown = await data(['show', '--member', world.memberId]);
 		assert.equal(shown.code, 0, shown.err);
-		assert.match(shown.out, /^records: 12\n/);
+		assert.match(shown.out, /^records: 13\n/);
+		assert.match(shown.out, /^webhooks: 1$/m);
 		assert.match(shown.out, /^member notes: 1$/m);
 		assert.match(shown.out, /^links: 1$/m);
 		assert.match(shown.out, /^reports: 1$/m);
@@ -71,7 +72,7 @@ describe('npm run data on SQLite', () => {
 		const file = join(dir, 'export.json');
 		const exported = await data(['export', '--member', world.memberId, '--out', file]);
 		assert.equal(exported.code, 0, exported.err);
-		assert.equal(exported.out, 'records: 12\n');
+		assert.equal(exported.out, 'records: 13\n');
 		const json = readFileSync(file, 'utf8');
 		assert.equal((JSON.parse(json) as { user_id: string }).user_id, world.memberId);
 		assert.ok(!json.includes(world.memberKey) && !json.includes(world.serverKey));
@@ -99,6 +100,11 @@ describe('npm run data on SQLite', () => {
 		const file = join(dir, 'backup.jsonl');
 		const saved = await data(['backup', file]);
 		assert.equal(saved.code, 0, saved.err);
+		const written = readFileSync(file, 'utf8');
+		const again = await data(['backup', file]);
+		assert.equal(again.code, 1);
+		assert.match(again.err, /^data: .+backup\.jsonl already exists: a backup never overwrites a file\n$/m);
+		assert.equal(readFileSync(file, 'utf8'), written, 'the existing backup is untouched');
 		assert.match(saved.out, /^links: 2$/m);
 		assert.match(saved.err, /LINK_SECRET/);
 		assert.ok(!readFileSync(file, 'utf8').includes(world.memberKey));
@@ -142,7 +148,11 @@ describe('npm run data on SQLite', () => {
 		assert.equal(again.out, 'deleted: 0\nscrubbed: 0\n');
 		const purged = await data(['purge', '--server', world.guildId]);
 		assert.equal(purged.code, 0, purged.err);
+		assert.match(purged.out, /^deleted: \d+\n/);
 		assert.match(purged.out, /^deleted reports: 1$/m);
 		assert.match(purged.out, /^deleted settings: 1$/m);
+		assert.match(purged.out, /^deleted webhooks: 1$/m);
+		const none = await data(['purge', '--server', world.guildId]);
+		assert.equal(none.out, 'deleted: 0\n', 'a purge that finds nothing says so');
 	});
 });

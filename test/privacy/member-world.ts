@@ -1,7 +1,8 @@
 // A member with every kind of record, written through the features' own actions on a store run (as
 // test/core/record-kinds.test.ts writes them): their link, goals, digest (with the language last seen), a dashboard
 // session, a cooldown, the digest's send claim, their notes, their account's history, and on a server they manage its key, a
-// report, a stat channel, an alert, a board, a server goal and a server note. Another admin keeps a link and a server goal of theirs.
+// report, a stat channel, an alert, a board, a server goal, a server note and a webhook. Another admin keeps a link
+// and a server goal of theirs.
 import assert from 'node:assert/strict';
 import { addBoard } from '../../src/boards/board-actions.js';
 import type { Actor } from '../../src/core/actor.js';
@@ -19,6 +20,7 @@ import { setServerKey } from '../../src/stats/server-key-actions.js';
 import { claimCooldowns } from '../../src/store/cooldowns.js';
 import { addAlert } from '../../src/watch/alert-actions.js';
 import { addStatChannel } from '../../src/watch/stat-channel-actions.js';
+import { addWebhook } from '../../src/webhooks/webhook-actions.js';
 import { createWebStore } from '../../src/web/auth/sessions.js';
 import type { Outside } from '../actions/store-runs.js';
 import { uniqueSnowflake } from '../discord/shared-stores.js';
@@ -84,6 +86,16 @@ export async function buildMemberWorld(ctx: CoreContext, outside: Outside, tag: 
 	await setGoal(ctx, other, { ...goal, period: 'week', scope: 'server', guildId });
 	const note = { date: '2026-11-02', text: 'campaign A started', guildLocale: LOCALE };
 	await addNote(ctx, member, { ...note, scope: 'server', guildId });
+
+	// A public address stands in for the receiver: adding checks the address and connects to nothing.
+	const resolvesPublic = { ...ctx, webhookResolve: async () => [{ address: '93.184.216.34', family: 4 as const }] };
+	await addWebhook(resolvesPublic, member, {
+		guildId,
+		guildLocale: LOCALE,
+		format: 'standard',
+		events: 'all',
+		url: `https://hooks.example.com/${tag}/Zq9x`,
+	});
 
 	await link(ctx, memberId, memberKey);
 	await link(ctx, otherId, otherKey);

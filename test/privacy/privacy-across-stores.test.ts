@@ -10,7 +10,9 @@ import { countFigures } from '../../src/core/count-records.js';
 import type { CoreContext } from '../../src/core/core-context.js';
 import { KEYV_NAMESPACES_OF_KINDS, kindOf } from '../../src/core/record-kinds.js';
 import { backup } from '../../src/privacy/backup.js';
+import { describeForgotten, describeHeld } from '../../src/privacy/describe-privacy.js';
 import { forgetMember } from '../../src/privacy/forget-member.js';
+import { translator } from '../../src/i18n/index.js';
 import { exportMember, showMember } from '../../src/privacy/member-data.js';
 import { purgeServer } from '../../src/privacy/purge-server.js';
 import { BadBackupLineError, restore, StoreNotEmptyError } from '../../src/privacy/restore.js';
@@ -83,8 +85,12 @@ for (const target of await storeTargets()) {
 				'serverLink',
 				'session',
 				'statChannel',
+				'webhook',
 			]);
 			const json = JSON.stringify(exported);
+			for (const field of ['sealedUrl', 'sealedSecret', '/Zq9x']) assert.ok(!json.includes(field), `no ${field}`);
+			const webhook = exported.records.find((record) => record.kind === 'webhook')!;
+			assert.equal(webhook.hint, 'hooks.example.com …Zq9x', 'the webhook named by its host and last 4 only');
 			for (const key of [world.memberKey, world.serverKey]) assert.ok(!json.includes(key), 'no key in the export');
 			assert.ok(!json.includes('sealedKey'));
 			const link = exported.records.find((record) => record.kind === 'link')!;
@@ -103,6 +109,11 @@ for (const target of await storeTargets()) {
 			);
 			assert.ok(shown.find((held) => held.kind === 'link')?.detail?.endsWith(world.memberKey.slice(-4)));
 			assert.deepEqual(shown.find((held) => held.kind === 'report')?.servers, [world.guildId]);
+			// In words, every kind the member is named in says its servers: keys they linked and webhooks included.
+			const said = describeHeld(translator('en-US'), shown, 'en-US', null);
+			for (const kind of ['Server keys you linked', 'Webhooks you added', 'Reports']) {
+				assert.ok(said.includes(`- ${kind} that name you: 1 (servers ${world.guildId})`), `${kind} in:\n${said}`);
+			}
 			const notes = exported.records.find((record) => record.kind === 'memberNotes')!;
 			assert.deepEqual(
 				(notes.notes as { date: string; text: string }[]).map(({ date, text }) => `${date} ${text}`),
@@ -114,7 +125,9 @@ for (const target of await storeTargets()) {
 		it('forgets the member: no key or value of the raw store holds their id, the server keeps its records', async () => {
 			await backup(ctx.stores, before_forget);
 			assert.ok((await rawStore(run)).includes(world.memberId), 'the id was stored before');
-			const { deleted, scrubbed } = await forgetMember(ctx, world.memberId);
+			const forgot = await forgetMember(ctx, world.memberId);
+			const { deleted, scrubbed } = forgot;
+			assert.match(describeForgotten(translator('en-US'), forgot), /^- Webhooks you added: 1 \(your id removed/mu);
 			for (const kind of [
 				'link',
 				'memberGoals',
@@ -129,7 +142,7 @@ for (const target of await storeTargets()) {
 			}
 			assert.deepEqual(
 				[...scrubbed.keys()].sort(),
-				['alert', 'board', 'report', 'serverGoals', 'serverLink', 'statChannel'],
+				['alert', 'board', 'report', 'serverGoals', 'serverLink', 'statChannel', 'webhook'],
 				'the server records that named them',
 			);
 			const raw = await rawStore(run);
