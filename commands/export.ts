@@ -8,6 +8,7 @@ import { exportStats } from '../src/stats/export-stats.js';
 import { privateLocale } from '../src/stats/public-locale.js';
 import { requireScopeAllowed, settingsOf } from '../src/settings/stats-access.js';
 import { completeStatsRequest, parseStatsOptions } from '../src/stats/request.js';
+import { rangeLine } from '../src/stats/stats-reply.js';
 import { clockOf } from '../src/core/actor.js';
 import { utcDateOf } from '../src/history/utc-days.js';
 
@@ -40,7 +41,9 @@ export async function execute(interaction: CommandInteraction, ctx: BotContext):
 	const knownFrom =
 		file.knownFrom === null ? [] : [t('range.knownFrom', { date: formatUtcDate(file.knownFrom, locale) })];
 	if (!file.hasData) {
-		await interaction.editReply({ content: [t('export.noData'), ...knownFrom].join('\n') });
+		// A chosen range is named even when it holds nothing, so the member sees which days came back empty.
+		const shown = range ? [rangeLine(range, locale)] : [];
+		await interaction.editReply({ content: [t('export.noData'), ...shown, ...knownFrom].join('\n') });
 		return;
 	}
 	const ready = t('export.ready', {

@@ -85,8 +85,8 @@ const lastEmbeds = new WeakMap<StatsSnapshot, ObjectViewMemo<HistoryRecord, APIE
 /** Languages × scopes × chart notes that one snapshot's embeds are asked in at once; older views are built again. */
 const EMBEDS_PER_RECORD = 16;
 
-/** The reply names the chosen range's first and last day, in words and as typed. */
-function rangeLine(range: DateRange, locale: Locale): string {
+/** The reply names the chosen range's first and last day, in words and as typed (/stats, /export). */
+export function rangeLine(range: DateRange, locale: Locale): string {
 	const words = formatUtcDateRange(range.from, range.to, locale);
 	return translator(locale)('range.shown', { range: words, from: range.from, to: range.to });
 }

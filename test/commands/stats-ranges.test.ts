@@ -163,6 +163,18 @@ describe('/stats and /export over any date range', () => {
 			.finalMessage();
 		assert.match(early.content, /The bot knows figures from/u);
 		assert.equal(early.files[0]?.name, `adstats-2026-01-01-${TODAY}.csv`);
+		// Wholly before the history: no file, and the reply still names the days asked for.
+		const before = await h.sandbox
+			.dispatchCommand({
+				name: 'export',
+				userId: ALICE,
+				options: [string('from', '2025-01-01'), string('to', '2025-01-31')],
+			})
+			.finalMessage();
+		assert.equal(before.files.length, 0);
+		assert.match(before.content, /no daily figures to export/u);
+		assert.ok(before.content.includes('(UTC; 2025-01-01 to 2025-01-31)'), before.content);
+		assert.match(before.content, /The bot knows figures from/u);
 	});
 
 	it('the share button posts the same range', async () => {
