@@ -3,7 +3,7 @@
 // host runs.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 export const BUNDLED_MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
@@ -16,11 +16,36 @@ export function startCommandArgs(): string[] {
 
 /** A loopback port free a moment ago, for a process to listen on. */
 export async function freePort(): Promise<number> {
+	return freePorts(1);
+}
+
+/**
+ * Ports handed to a child process come from below Linux's ephemeral range (32768 and up): a port that listen(0)
+ * gave and then closed can be taken by any outgoing connection or another test's server before the child binds it,
+ * and METRICS_PORT + 1 + i was in use for a whole test that way.
+ */
+const LOW_PORTS = { first: 20_000, last: 32_000 } as const;
+
+/** Whether 127.0.0.1:`port` can be listened on now. */
+async function canListen(port: number): Promise<boolean> {
 	const server = createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	await new Promise((resolve) => server.close(resolve));
-	return port;
+	const listening = await new Promise<boolean>((resolve) => {
+		server.once('error', () => resolve(false));
+		server.listen(port, '127.0.0.1', () => resolve(true));
+	});
+	if (listening) await new Promise((resolve) => server.close(resolve));
+	return listening;
+}
+
+/** The first of `count` consecutive free ports below the ephemeral range (METRICS_PORT and its children's). */
+export async function freePorts(count: number): Promise<number> {
+	for (let tries = 0; tries < 100; tries += 1) {
+		const base = LOW_PORTS.first + Math.floor(Math.random() * (LOW_PORTS.last - LOW_PORTS.first - count));
+		let free = true;
+		for (let port = base; free && port < base + count; port += 1) free = await canListen(port);
+		if (free) return base;
+	}
+	throw new Error(`no ${count} consecutive free ports between ${LOW_PORTS.first} and ${LOW_PORTS.last}`);
 }
 
 /** Polls `check` every 50 ms until it holds; throws naming `what` after `timeoutMs`. */

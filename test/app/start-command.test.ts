@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startDiscordSandbox, type DiscordSandbox } from '../../sandbox/index.js';
 import { registerBotCommands } from './harness.js';
-import { freePort, startCommandArgs, until } from './bot-process.js';
+import { freePort, freePorts, startCommandArgs, until } from './bot-process.js';
 import { sharedStores, usable } from '../discord/shared-stores.js';
 import { parsePrometheusText } from '../metrics/prometheus-text.js';
 
@@ -68,7 +68,8 @@ if (usable(redis, 'npm start with several processes and in HTTP mode')) {
 		});
 
 		it('BOT_PROCESSES=2 spreads the recommended shards over two children, and SIGTERM stops them all', async () => {
-			const metricsPort = await freePort();
+			// The manager's port and each child's (METRICS_PORT + 1 + i), all free.
+			const metricsPort = await freePorts(3);
 			const bot = startMain({ ...env, BOT_PROCESSES: '2', METRICS_PORT: String(metricsPort) }, dir);
 			try {
 				await sandbox.waitForShards(2, 60_000);
@@ -128,6 +129,11 @@ if (usable(redis, 'npm start with several processes and in HTTP mode')) {
 				await until(() => pids.every((pid) => !isAlive(pid)), 'the children to exit', 5000);
 			} finally {
 				bot.child.kill('SIGKILL');
+				// A manager killed outright leaves its children running: they would connect on into the next test.
+				for (const match of bot.output().matchAll(/"pid":(\d+)/g)) {
+					const pid = Number(match[1]);
+					if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+				}
 			}
 		});
 
