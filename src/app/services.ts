@@ -33,8 +33,11 @@ export interface BotServices {
 export async function openBotServices(
 	config: Config,
 	log: Logger,
-	/** `namespacePrefix`: prepended to every namespace and claim, so tests can share one Redis or PostgreSQL. */
-	options: { now?: () => number; namespacePrefix?: string } = {},
+	/**
+	 * `namespacePrefix`: prepended to every namespace and claim, so tests can share one Redis or PostgreSQL.
+	 * `backgroundJobs: false` starts none (tests that drive a job themselves, on their own clock and settings).
+	 */
+	options: { now?: () => number; namespacePrefix?: string; backgroundJobs?: boolean } = {},
 ): Promise<BotServices> {
 	const metrics = createMetrics({
 		commands: commandModules.map((module) => module.name),
@@ -119,7 +122,7 @@ export async function openBotServices(
 	};
 	// Reports and the sampler run in every process and transport: claims in the store make each post and
 	// each daily sample happen once in total, and posting needs only the bot token's REST access.
-	const jobs = startBackgroundJobs(ctx);
+	const jobs = options.backgroundJobs === false ? { stop: async () => undefined } : startBackgroundJobs(ctx);
 	let closing: Promise<void> | null = null;
 	return {
 		ctx,
