@@ -47,13 +47,18 @@ export async function execute(interaction: CommandInteraction, ctx: BotContext):
 		return;
 	}
 	if (interaction.subcommand === 'test') {
-		const { record, entry } = await testWebhook(ctx, actor, guildId, interaction.options.string('webhook'));
+		const { record, entry, enabledAgain } = await testWebhook(
+			ctx,
+			actor,
+			guildId,
+			interaction.options.string('webhook'),
+		);
 		// The status code only: a receiver's body could hold anything, and is never shown.
 		const content =
 			entry.status === null
 				? t('webhook.testNoStatus', { hint: record.hint, failure: describeDeliveryStatus(t, entry) })
 				: t('webhook.testResult', { hint: record.hint, status: String(entry.status) });
-		await interaction.editReply({ content });
+		await interaction.editReply({ content: enabledAgain ? `${content}\n${t('webhook.enabledAgain')}` : content });
 		return;
 	}
 	const listing = await listWebhooks(ctx, actor, guildId);

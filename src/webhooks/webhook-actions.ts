@@ -137,14 +137,15 @@ export async function listWebhooks(ctx: WebhookContext, actor: Actor, guildId: s
 
 /**
  * Sends a `ping` to the webhook now and answers its status code (never its body), or why there was none. A
- * disabled webhook is tested too: a receiver fixed since may be checked before it is added again.
+ * disabled webhook is tested too, and a 2xx enables it again: the admin fixed the receiver and checked it, so its
+ * events go there from then on (the audit channel is told), without adding it again under a new secret.
  */
 export async function testWebhook(
 	ctx: WebhookContext,
 	actor: Actor,
 	guildId: string,
 	webhookId: string | null,
-): Promise<{ record: WebhookRecord; entry: DeliveryLogEntry }> {
+): Promise<{ record: WebhookRecord; entry: DeliveryLogEntry; enabledAgain: boolean }> {
 	requireManageServer(actor, 'webhook');
 	const store = webhookStoreOf(ctx);
 	const record = webhookId ? await store.webhooks.get(guildId, webhookId) : null;
@@ -199,17 +200,26 @@ export async function testWebhook(
 			await deliveryDeps(ctx)
 				.onDisabled(stored)
 				.catch(() => undefined);
-		return { record: stored ?? record, entry };
+		return { record: stored ?? record, entry, enabledAgain: false };
 	}
-	return { record, entry };
+	if (result.kind === 'delivered' && record.disabled) {
+		const stored = await store.webhooks.update(guildId, record.id, (current) =>
+			current?.disabled ? { ...current, disabled: null } : undefined,
+		);
+		const enabledAgain = stored !== null && stored !== undefined && stored.disabled === null;
+		if (enabledAgain) await auditWebhook(ctx, actor, stored, 'webhook.audit.enabled', now(), result.status);
+		return { record: stored ?? record, entry, enabledAgain };
+	}
+	return { record, entry, enabledAgain: false };
 }
 
 async function auditWebhook(
 	ctx: WebhookContext,
 	actor: Actor,
 	record: WebhookRecord,
-	key: 'webhook.audit.added' | 'webhook.audit.removed',
+	key: 'webhook.audit.added' | 'webhook.audit.removed' | 'webhook.audit.enabled',
 	now: number,
+	status: number | null = null,
 ): Promise<void> {
 	const language = await serverLocale(ctx, record.guildId, record.guildLocale);
 	const t = translator(language);
@@ -219,6 +229,7 @@ async function auditWebhook(
 		format: t(`webhook.formats.${record.format}`),
 		events: t(`webhook.events.${record.events}`),
 		when: auditTime(now),
+		status: String(status ?? ''),
 	};
 	await postAudit(ctx, record.guildId, { key, vars }, { guildLocale: record.guildLocale });
 }

@@ -178,6 +178,28 @@ describe('outgoing webhooks on SQLite', () => {
 		const tested = await testWebhook(ctx, admin, guildId, record.id);
 		assert.equal(tested.entry.status, 410);
 		assert.equal(tested.record.disabled?.reason, 'gone');
+		assert.equal(tested.enabledAgain, false);
+
+		// The receiver is fixed: a ping answered 2xx enables it again, and the audit channel is told; a failing one
+		// leaves a disabled webhook as it was.
+		receiver.answer({ status: 500 });
+		const failing = await testWebhook(ctx, admin, guildId, record.id);
+		assert.equal(failing.enabledAgain, false);
+		assert.equal(failing.record.disabled?.reason, 'gone');
+		receiver.answer({ status: 204 });
+		const fixed = await testWebhook(ctx, admin, guildId, record.id);
+		assert.equal(fixed.enabledAgain, true);
+		assert.equal(fixed.record.disabled, null);
+		assert.equal((await webhookStoreOf(ctx).webhooks.get(guildId, record.id))?.disabled, null, 'stored enabled');
+		const lines = outside.sandbox.channelMessages(auditChannel).map((message) => message.content ?? '');
+		assert.ok(
+			lines.some((line) => line.includes(`enabled the webhook ${record.hint} again`) && line.includes('204')),
+			lines.join('\n'),
+		);
+		await queueWebhookEvent({ store: webhookStoreOf(ctx), now: Date.now }, guildId, 'alert.fired', event('back'));
+		await deliverDue(deliveryDeps(ctx));
+		assert.equal(receiver.received.at(-1)?.path, '/ping-gone', 'events go to it again');
+		await cleanUp();
 	});
 
 	test("a Discord webhook's 404 with code 10015 disables it; a plain 404 is retried", async () => {
