@@ -112,6 +112,35 @@ test('without the store answering, a call waits a bounded time and the process s
 	for (const [, count] of perSecond(granted)) assert.ok(count <= 10, `${count} in one second on a 10-a-second share`);
 });
 
+test("in a second's quiet end a call is granted at once while the second is at most half spent, counted in the next second too", async () => {
+	const second = 1_800_000_000;
+	let now = second * 1000 + 800;
+	const budget = createRestBudget({
+		perSecond: 10,
+		counter: null,
+		now: () => now,
+		sleep: async (ms) => {
+			now += ms;
+		},
+	});
+	const granted: number[] = [];
+	for (let i = 0; i < 12; i += 1) {
+		await budget.acquire();
+		granted.push(now);
+	}
+	// Five late grants at once (half of 10), each taking a slot of the next second too; the sixth waits for it.
+	assert.deepEqual(
+		granted.slice(0, 5),
+		Array.from({ length: 5 }, () => second * 1000 + 800),
+	);
+	const counts = perSecond(granted);
+	assert.equal(counts.get(second), 5);
+	assert.equal(counts.get(second + 1), 5, 'the next second keeps its budget minus the slots the late calls took');
+	assert.equal(counts.get(second + 2), 2);
+	// The late calls count in the next second too: its grants and theirs stay within its budget.
+	assert.ok(counts.get(second)! + counts.get(second + 1)! <= 10);
+});
+
 test('a global 429 at the stand-in holds the caller for its retry_after and the call is made then', async () => {
 	const sandbox = await startDiscordSandbox({ globalRequestsPerSecond: 5, validateSchema: false });
 	try {
