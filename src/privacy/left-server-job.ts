@@ -75,24 +75,31 @@ export async function settleLeftServer(deps: LeftServerJobDeps, mark: LeftServer
 /**
  * Without a gateway, the bot's servers as Discord lists them stand in for READY: a stored server not among them is
  * marked left (the purge still asks Discord first), a listed one's mark is cleared. Each process lists at its first
- * turn (a start-up, as READY would), then one process across all every GUILD_LIST_EVERY_MS.
+ * turn (a start-up, as READY would) and, after a list that did not come, at its next turns until one does; beyond
+ * that one process across all lists once every GUILD_LIST_EVERY_MS.
  */
 function guildListCheck(deps: LeftServerJobDeps): (() => Promise<void>) | null {
 	const { listGuilds } = deps;
 	if (!listGuilds) return null;
-	let listedOnce = false;
+	let owed = true;
+	let seenWindow: number | null = null;
 	return async () => {
 		const window = Math.floor(deps.now() / GUILD_LIST_EVERY_MS);
-		const claimed = await deps.claimOnce(`left-servers-guild-list:${window}`, GUILD_LIST_EVERY_MS);
-		if (listedOnce && !claimed) return;
-		listedOnce = true;
+		if (!owed) {
+			if (window === seenWindow) return;
+			seenWindow = window;
+			if (!(await deps.claimOnce(`left-servers-guild-list:${window}`, GUILD_LIST_EVERY_MS))) return;
+		}
+		seenWindow = window;
 		let guildIds: ReadonlySet<string>;
 		try {
 			guildIds = await listGuilds();
 		} catch (error) {
+			owed = true;
 			deps.log.warn({ error: errorName(error) }, 'left servers not checked: the list of servers did not come');
 			return;
 		}
+		owed = false;
 		const marked = await markMissingFromReady(deps.ctx, [{ shardId: 0, shardCount: 1, guildIds }], 'guildList');
 		deps.log.info({ servers: guildIds.size, marked: marked.length }, 'left servers checked against the server list');
 	};
