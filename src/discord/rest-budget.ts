@@ -68,9 +68,11 @@ const LAST_GRANT_MS = 600;
 /**
  * In a second's quiet end a call is still granted at once while the second has used at most this share of the
  * budget: it takes a slot of this second and one of the next, so it is counted in whichever second it reaches
- * Discord, and an idle budget no longer makes a call wait up to 400 ms (the manage page's p99 was 440 ms).
+ * Discord, and a budget that is not near full no longer makes a call wait up to 400 ms (the manage page's p99 was
+ * 440 ms at 21 calls a second). Near full, a late call waits for the next second as before: the second slot it
+ * would take is one the next second's waiters need.
  */
-const LATE_GRANT_SHARE = 0.5;
+const LATE_GRANT_SHARE = 0.75;
 /**
  * How long a call that must not wait (an autocomplete's) may take to get its slot, with nobody queued before it,
  * before it is refused: a free budget's slot comes within the second's quiet end (400 ms) and a little more.
@@ -127,7 +129,7 @@ export function createRestBudget(options: RestBudgetOptions): RestBudget {
 	};
 
 	/**
-	 * In `second`'s quiet end: grants the next waiter at once when the second is far from full, counting the call in
+	 * In `second`'s quiet end: grants the next waiter at once when the second is not near full, counting the call in
 	 * this second and the next (it may reach Discord in either). False when it must wait for the next second; a slot
 	 * taken then is left unused, which only ever errs on the safe side.
 	 */

@@ -112,7 +112,7 @@ test('without the store answering, a call waits a bounded time and the process s
 	for (const [, count] of perSecond(granted)) assert.ok(count <= 10, `${count} in one second on a 10-a-second share`);
 });
 
-test("in a second's quiet end a call is granted at once while the second is at most half spent, counted in the next second too", async () => {
+test("in a second's quiet end a call is granted at once while the second is at most 3/4 spent, counted in the next second too", async () => {
 	const second = 1_800_000_000;
 	let now = second * 1000 + 800;
 	const budget = createRestBudget({
@@ -128,14 +128,15 @@ test("in a second's quiet end a call is granted at once while the second is at m
 		await budget.acquire();
 		granted.push(now);
 	}
-	// Five late grants at once (half of 10), each taking a slot of the next second too; the sixth waits for it.
+	// Seven late grants at once (3/4 of 10, rounded down), each taking a slot of the next second too; the eighth
+	// waits for it.
 	assert.deepEqual(
-		granted.slice(0, 5),
-		Array.from({ length: 5 }, () => second * 1000 + 800),
+		granted.slice(0, 7),
+		Array.from({ length: 7 }, () => second * 1000 + 800),
 	);
 	const counts = perSecond(granted);
-	assert.equal(counts.get(second), 5);
-	assert.equal(counts.get(second + 1), 5, 'the next second keeps its budget minus the slots the late calls took');
+	assert.equal(counts.get(second), 7);
+	assert.equal(counts.get(second + 1), 3, 'the next second keeps its budget minus the slots the late calls took');
 	assert.equal(counts.get(second + 2), 2);
 	// The late calls count in the next second too: its grants and theirs stay within its budget.
 	assert.ok(counts.get(second)! + counts.get(second + 1)! <= 10);
