@@ -36,11 +36,12 @@ export interface LeftServerJobDeps {
 }
 
 /**
- * The claim of a server's purge. It can outlive the purge, so it carries a keyed hash of the server's id, never the
- * id: a purged server leaves nothing in the store that names it.
+ * The claim of one removal's purge. It can outlive the purge, so it carries a keyed hash of the server's id, never
+ * the id: a purged server leaves nothing in the store that names it. The removal's time is in the hash too: a server
+ * added back and removed again within the claim's life is purged on time, not when the first claim expires.
  */
-export const serverPurgeClaimKey = (secret: Buffer, guildId: string): string =>
-	`server-purge:${createHmac('sha256', secret).update(`server-purge:${guildId}`).digest('hex').slice(0, 32)}`;
+export const serverPurgeClaimKey = (secret: Buffer, guildId: string, leftAt: number): string =>
+	`server-purge:${createHmac('sha256', secret).update(`server-purge:${guildId}:${leftAt}`).digest('hex').slice(0, 32)}`;
 
 export type SettleOutcome = 'notDue' | 'back' | 'postponed' | 'elsewhere' | 'purged';
 
@@ -57,7 +58,7 @@ export async function settleLeftServer(deps: LeftServerJobDeps, mark: LeftServer
 		log.warn({ guildId: mark.guildId }, 'server purge postponed: Discord did not say whether the bot is out');
 		return 'postponed';
 	}
-	if (!(await deps.claimOnce(serverPurgeClaimKey(ctx.config.linkSecret, mark.guildId), PURGE_CLAIM_MS)))
+	if (!(await deps.claimOnce(serverPurgeClaimKey(ctx.config.linkSecret, mark.guildId, mark.leftAt), PURGE_CLAIM_MS)))
 		return 'elsewhere';
 	// Read again under the claim: the bot may have been added back (and the mark cleared) meanwhile.
 	const current = await leftServerStoreOf(ctx).get(mark.guildId);

@@ -293,7 +293,7 @@ for (const target of await storeTargets()) {
 				samplePassClaimKey('2026-11-29', 3),
 				samplePassLeaseKey('2026-11-29', 3),
 				historyPruneClaimKey('2026-11-29'),
-				serverPurgeClaimKey(ctx.config.linkSecret, guildId),
+				serverPurgeClaimKey(ctx.config.linkSecret, guildId, Date.parse('2026-11-20T10:00:00Z')),
 			];
 			for await (const queued of webhookStoreOf(ctx).queued(guildId)) claims.push(deliveryClaimKey(queued));
 			for (const key of claims) if (key) await ctx.coordinator.claim(key, 60_000);

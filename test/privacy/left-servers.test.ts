@@ -72,6 +72,22 @@ describe('servers the bot leaves', () => {
 		assert.ok(!bytes.includes(removed), 'no key or value names the purged server');
 	});
 
+	it('with SERVER_DATA_DAYS=0, a server added back and removed again minutes later is purged again at once', async () => {
+		const w = await world();
+		const bot = await w.start({ SERVER_DATA_DAYS: '0' });
+		const guildId = w.sandbox.guildIds[0]!;
+		await giveServerRecords(bot.ctx, guildId);
+		w.sandbox.removeBotFromGuild(guildId);
+		await eventually(async () => !(await hasServerRecords(bot.ctx, guildId)), 'the first purge');
+		w.sandbox.addBotToGuild(guildId);
+		await giveServerRecords(bot.ctx, guildId);
+		// Within the first purge's claim (10 minutes): the second removal has its own.
+		w.sandbox.removeBotFromGuild(guildId);
+		await eventually(async () => !(await hasServerRecords(bot.ctx, guildId)), 'the second purge');
+		await eventually(async () => (await markOf(bot.ctx, guildId)) === null, 'the mark gone');
+		assert.equal(w.logs.filter((line) => line.includes('server data purged')).length, 2);
+	});
+
 	it('keeps everything and clears the mark when the bot is added back before the purge', async () => {
 		const w = await world();
 		const bot = await w.start();
