@@ -31,18 +31,18 @@ after(async () => {
 	await new Promise((resolve) => server.close(resolve));
 });
 
-const options = { allow: parseAllowList('127.0.0.1'), resolve: systemResolve, timeoutMs: 300 };
+const options = { allow: parseAllowList('127.0.0.1'), resolve: systemResolve, timeoutMs: 2000 };
 const attempt = { body: '{}', headers: { 'content-type': 'application/json' } };
 
 test('a 2xx whose body stalls is delivered, at once, not timed out and sent again', async () => {
 	const started = Date.now();
 	const result = await deliverOnce(`${base}/202`, attempt, options);
 	assert.deepEqual(result, { kind: 'delivered', status: 202 });
-	assert.ok(Date.now() - started < 300, 'the body was not waited for');
+	assert.ok(Date.now() - started < options.timeoutMs, 'the body was not waited for');
 });
 
 test('a 500 whose body stalls is a timeout, retried later', async () => {
-	const result = await deliverOnce(`${base}/500`, attempt, options);
+	const result = await deliverOnce(`${base}/500`, attempt, { ...options, timeoutMs: 300 });
 	assert.equal(result.kind, 'failed');
 	assert.equal(result.kind === 'failed' && result.failure, 'timeout');
 });
