@@ -177,8 +177,11 @@ describe('the record cache of one process on its own store (SQLite)', () => {
 		const get = keyv.get.bind(keyv) as (key: string) => Promise<unknown>;
 		(keyv as unknown as { get: (key: string) => Promise<unknown> }).get = async (key: string) => {
 			reads += 1;
-			const value = get(key);
-			if (gate) await gate;
+			// The gate held when the read was asked for; the read itself is finished first, so a write made while the
+			// gate holds cannot slip in before the read's query runs (it did, under load: the read then saw the link).
+			const held = gate;
+			const value = await get(key);
+			if (held) await held;
 			return value;
 		};
 	});
