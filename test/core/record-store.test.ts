@@ -243,17 +243,22 @@ for (const backend of backends) {
 					release = resolve;
 				});
 				let held = true;
+				let readDone = () => undefined as void;
+				const readReachedGate = new Promise<void>((resolve) => {
+					readDone = resolve;
+				});
 				bot.stores.watch.get = (async (...args: Parameters<typeof get>) => {
 					const value = await get(...args);
 					if (held) {
 						held = false;
+						readDone();
 						await gate;
 					}
 					return value;
 				}) as typeof bot.stores.watch.get;
 				const reading = things.get(key);
-				// Let the read reach the store before the write begins.
-				await new Promise((resolve) => setTimeout(resolve, 50));
+				// The read has its answer from the store before the write begins (a fixed pause was not enough under load).
+				await readReachedGate;
 				await things.put(key, { guildId: guild, id: '1', count: 7 });
 				release();
 				assert.equal((await reading)?.count, 42, 'the raced read answers what it read');
