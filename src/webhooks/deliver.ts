@@ -53,6 +53,12 @@ function pinnedLookup(addresses: CheckedAddress[]) {
 	};
 }
 
+/** Drops what is left of an answer; the abort that ends it is the intended end, not an error to throw. */
+function dropBody(body: Dispatcher.ResponseData['body']): void {
+	body.on('error', () => undefined);
+	body.destroy();
+}
+
 /** Reads at most MAX_ANSWER_BYTES of the answer, then drops the rest. */
 async function readCapped(body: Dispatcher.ResponseData['body']): Promise<string> {
 	const chunks: Buffer[] = [];
@@ -65,8 +71,7 @@ async function readCapped(body: Dispatcher.ResponseData['body']): Promise<string
 			if (size >= MAX_ANSWER_BYTES) break;
 		}
 	} finally {
-		body.on('error', () => undefined);
-		body.destroy();
+		dropBody(body);
 	}
 	return Buffer.concat(chunks).toString('utf8');
 }
@@ -120,9 +125,7 @@ export async function deliverOnce(url: string, attempt: Attempt, options: Delive
 		const status = answer.statusCode;
 		// A 2xx is delivered once its status line came: a body that then stalls must not have the event sent again.
 		if (status >= 200 && status < 300) {
-			// Destroying the body aborts the request: that abort is the intended end, not an error to throw.
-			answer.body.on('error', () => undefined);
-			answer.body.destroy();
+			dropBody(answer.body);
 			return { kind: 'delivered', status };
 		}
 		const text = await readCapped(answer.body);

@@ -206,9 +206,9 @@ export async function testWebhook(
 		const stored = await store.webhooks.update(guildId, record.id, (current) =>
 			current?.disabled ? { ...current, disabled: null } : undefined,
 		);
-		const enabledAgain = stored !== null && stored !== undefined && stored.disabled === null;
-		if (enabledAgain) await auditWebhook(ctx, actor, stored, 'webhook.audit.enabled', now(), result.status);
-		return { record: stored ?? record, entry, enabledAgain };
+		if (stored?.disabled !== null) return { record: stored ?? record, entry, enabledAgain: false };
+		await auditWebhook(ctx, actor, stored, 'webhook.audit.enabled', now(), result.status);
+		return { record: stored, entry, enabledAgain: true };
 	}
 	return { record, entry, enabledAgain: false };
 }

@@ -7,10 +7,11 @@
 // Child → parent: { ready: true }, { claim: { key, won } }, { line: msg } (as logged), { done: true }.
 import { openBotServices } from '../../src/app/services.js';
 import { loadConfig } from '../../src/config.js';
-import { createPeriodicRunner, type Clock } from '../../src/core/periodic-runner.js';
+import { createPeriodicRunner } from '../../src/core/periodic-runner.js';
 import { createLogger } from '../../src/logger.js';
 import { deliveryDeps, type WebhookContext } from '../../src/webhooks/webhook-context.js';
 import { webhookJob } from '../../src/webhooks/webhook-job.js';
+import { listenToParent, parentClock, runUntilStopped, sendToParent } from '../core/job-child.js';
 
 export interface DeliveryProcessSetup {
 	/** The run's environment (STORE_URL, LINK_SECRET, WEBHOOK_ALLOW_HOSTS…): the parent's config. */
@@ -22,44 +23,18 @@ export interface DeliveryProcessSetup {
 	retryDelaysMs: number[];
 }
 
-type ParentMessage = { setup: DeliveryProcessSetup } | { go: number } | { now: number } | { stop: true };
-
-const send = async (message: object) =>
-	new Promise<void>((resolve, reject) =>
-		process.send?.(message, (error: Error | null) => (error ? reject(error) : resolve())),
-	);
-
-let setupGiven = (_setup: DeliveryProcessSetup) => undefined as void;
-let goGiven = (_startAt: number) => undefined as void;
-let stopGiven = () => undefined as void;
-const setupMessage = new Promise<DeliveryProcessSetup>((resolve) => (setupGiven = resolve));
-const goMessage = new Promise<number>((resolve) => (goGiven = resolve));
-const stopMessage = new Promise<void>((resolve) => (stopGiven = resolve));
 let now = 0;
-process.on('message', (message: ParentMessage) => {
-	if ('setup' in message) setupGiven(message.setup);
-	else if ('go' in message) goGiven(message.go);
-	else if ('now' in message) now = message.now;
-	else if ('stop' in message) stopGiven();
-});
-
-const setup = await setupMessage;
+const parent = listenToParent<DeliveryProcessSetup, { now: number }>((message) => (now = message.now));
+const setup = await parent.setup;
 now = setup.now;
-
-/** Stands where the parent put it; a wait on it takes at most 50 ms of real time before the runner looks again. */
-const clock: Clock = {
-	now: () => now,
-	setTimer: (fn, ms) => {
-		const timer = setTimeout(fn, Math.min(ms, 50));
-		return () => clearTimeout(timer);
-	},
-};
+/** Stands where the parent put it. */
+const clock = parentClock(() => now);
 
 const log = createLogger('debug', {
 	write: (line: string) => {
 		// Sent as it is logged: a process killed later has told its lines already.
 		const msg = /"msg":"(webhook[^"]*)"/.exec(line)?.[1];
-		if (msg) void send({ line: msg }).catch(() => undefined);
+		if (msg) void sendToParent({ line: msg }).catch(() => undefined);
 	},
 });
 const services = await openBotServices(loadConfig(setup.env, 'bot'), log, {
@@ -73,19 +48,11 @@ const runner = createPeriodicRunner(
 		...real,
 		claimOnce: async (key, ttlMs) => {
 			const won = await real.claimOnce(key, ttlMs);
-			await send({ claim: { key, won } });
+			await sendToParent({ claim: { key, won } });
 			return won;
 		},
 	}),
 	clock,
 );
 
-await send({ ready: true });
-const startAt = await goMessage;
-await new Promise((resolve) => setTimeout(resolve, Math.max(0, startAt - Date.now())));
-runner.start();
-await stopMessage;
-await runner.stop();
-await services.close();
-await send({ done: true });
-process.disconnect();
+await runUntilStopped(parent, runner, async () => services.close());
